@@ -1,0 +1,35 @@
+/** One entry per sample; plain arrays or typed arrays. */
+export interface AdvantageBatch {
+  scores: ArrayLike<number>;
+  /** Samples with the same id are compared with each other (a GRPO group). */
+  groupIds: ArrayLike<string | number>;
+  /** Task instance of each sample (Skill-R1, SKILLC gap per task). */
+  instanceIds?: ArrayLike<string | number>;
+  /** Skill-R1 generation of each sample. */
+  generations?: ArrayLike<number>;
+  /** SKILLC condition of each sample: 1 with the skill, 0 without. */
+  conditions?: ArrayLike<number>;
+  /** Skill type of each sample (per-family λ). */
+  families?: ArrayLike<string>;
+  /** Response lengths (OPO). */
+  lengths?: ArrayLike<number>;
+  /** Per-sample baseline rewards, e.g. a greedy rollout's (ReMax). */
+  baselines?: ArrayLike<number>;
+  /** Per-step rewards of each sample (REINFORCE++ with discounting). */
+  stepRewards?: ArrayLike<ArrayLike<number>>;
+  /** Outcome of each sample, when it differs from `score > 0` (shaped rewards). */
+  successes?: ArrayLike<boolean | number>;
+}
+
+export interface AdvantageResult {
+  advantages: Float64Array;
+  metrics: Record<string, number>;
+}
+
+/** A pure function from a batch to one advantage per sample, under a stable registry name. */
+export interface AdvantageEstimator {
+  readonly name: string;
+  estimate(batch: AdvantageBatch): AdvantageResult;
+}
+
+export type EstimatorFactory<Options = Record<string, unknown>> = (options?: Options) => AdvantageEstimator;

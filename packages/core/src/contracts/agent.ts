@@ -1,0 +1,43 @@
+import type { Skill } from './skill.js';
+import type { Task } from './task.js';
+import type { ToolDefinition } from './tool.js';
+import type { Condition, TrajectoryStep } from './trajectory.js';
+import type { Usage } from './usage.js';
+
+/** Everything the task model sees when it chooses its next action. */
+export interface AgentContext {
+  task: Task;
+  /** Present only when `condition` is 1. */
+  skill?: Skill;
+  condition: Condition;
+  /** The latest observation. */
+  observation: string;
+  /** Earlier steps of this episode. */
+  history: readonly TrajectoryStep[];
+  stepIndex: number;
+  admissibleActions?: string[];
+  tools?: ToolDefinition[];
+  /** Seed for this decision, derived from the episode seed, for agents that sample locally. */
+  seed?: number;
+  signal?: AbortSignal;
+}
+
+/** The agent's decision. Token ids and log-probs are kept where the model gives them. */
+export interface AgentAction {
+  action: string;
+  /** The model's full output, before the action was parsed out of it. */
+  raw?: string;
+  /** The output could not be turned into an action. */
+  invalid?: boolean;
+  tokenIds?: number[];
+  logProbs?: number[];
+  logProb?: number;
+  usage?: Usage;
+  info?: Record<string, unknown>;
+}
+
+/** The task model. */
+export interface Agent {
+  readonly name?: string;
+  act(context: AgentContext): Promise<AgentAction>;
+}

@@ -1,0 +1,76 @@
+import type { CurriculumState, ValidationResult } from './curriculum.js';
+import type { JsonObject } from './json.js';
+
+interface EventBase {
+  runId: string;
+  /** ISO-8601 time the event was emitted. */
+  time: string;
+}
+
+export interface RunStartEvent extends EventBase {
+  type: 'run:start';
+  method: string;
+  seed: number;
+  config?: JsonObject;
+}
+
+export interface RolloutEvent extends EventBase {
+  type: 'rollout';
+  trajectoryId: string;
+  taskId: string;
+  family: string;
+  condition: 0 | 1;
+  reward: number;
+  passed: boolean;
+  generation?: number;
+  candidate?: number;
+  error?: string;
+}
+
+export interface GenerationEvent extends EventBase {
+  type: 'generation';
+  taskId: string;
+  generation: number;
+  meanReward: number;
+  bestReward: number;
+  bestSkill: string;
+  metrics?: Record<string, number>;
+}
+
+export interface StepEvent extends EventBase {
+  type: 'step';
+  step: number;
+  metrics: Record<string, number>;
+}
+
+export interface ValidationEvent extends EventBase {
+  type: 'validation';
+  step: number;
+  validation: ValidationResult;
+  curriculum?: CurriculumState;
+}
+
+export interface CheckpointEvent extends EventBase {
+  type: 'checkpoint';
+  step: number;
+  path: string;
+}
+
+export interface RunEndEvent extends EventBase {
+  type: 'run:end';
+  status: 'completed' | 'failed' | 'cancelled';
+  metrics?: Record<string, number>;
+  error?: string;
+}
+
+/** The typed events both loops emit; the CLI, the run store and the report consume them. */
+export type RunEvent =
+  | RunStartEvent
+  | RolloutEvent
+  | GenerationEvent
+  | StepEvent
+  | ValidationEvent
+  | CheckpointEvent
+  | RunEndEvent;
+
+export type RunEventType = RunEvent['type'];

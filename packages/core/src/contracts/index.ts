@@ -1,0 +1,15 @@
+export type * from './advantage.js';
+export type * from './agent.js';
+export type * from './curriculum.js';
+export type * from './environment.js';
+export type * from './events.js';
+export type * from './json.js';
+export type * from './policy-trainer.js';
+export type * from './skill.js';
+export type * from './skill-generator.js';
+export type * from './task.js';
+export type * from './task-adapter.js';
+export type * from './tool.js';
+export type * from './trajectory.js';
+export type * from './usage.js';
+export type * from './verdict.js';

@@ -1,0 +1,55 @@
+import type { SkillRef } from './skill.js';
+import type { Usage } from './usage.js';
+import type { Verdict } from './verdict.js';
+
+/** 1: the skill was in the prompt (τ+); 0: it was not (τ−). */
+export type Condition = 0 | 1;
+
+export interface TrajectoryStep {
+  index: number;
+  /** The observation the agent acted on. */
+  observation: string;
+  action: string;
+  /** The environment's reward for this step. */
+  reward: number;
+  done: boolean;
+  /** The agent emitted something that is not a valid action (unparseable text, malformed tool call). */
+  invalid?: boolean;
+  latencyMs?: number;
+  usage?: Usage;
+  /** Token ids and per-token log-probs of the action, when the model returned them. */
+  tokenIds?: number[];
+  logProbs?: number[];
+  /** Log-probability of the whole action (the sum, or the policy's own action log-prob). */
+  logProb?: number;
+  info?: Record<string, unknown>;
+}
+
+export interface TrajectoryError {
+  code: string;
+  message: string;
+}
+
+/** One rollout. Written as one JSONL line in `rollouts.jsonl`. */
+export interface Trajectory {
+  id: string;
+  taskId: string;
+  family: string;
+  condition: Condition;
+  skill?: SkillRef;
+  /** Skill-R1: the generation and candidate index this rollout evaluated. */
+  generation?: number;
+  candidate?: number;
+  /** The group the rollout belongs to and its index inside it, fixed by the seed before sampling. */
+  groupId?: string;
+  index?: number;
+  steps: TrajectoryStep[];
+  answer?: string;
+  reward: number;
+  verdict: Verdict;
+  usage?: Usage;
+  /** Set when the episode could not finish (model calls failed past the retry budget, environment crash). */
+  error?: TrajectoryError;
+  seed?: number;
+  durationMs?: number;
+}

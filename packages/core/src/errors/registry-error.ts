@@ -1,0 +1,30 @@
+import { SkillrlError } from './skillrl-error.js';
+
+const SYMBOL = Symbol.for('skillrl.error.registry');
+
+/** A name-based registry (estimators, losses, backends) was asked for an unknown name, or a taken one. */
+export class RegistryError extends SkillrlError {
+  private readonly [SYMBOL] = true;
+  readonly registry: string;
+  readonly entry: string;
+
+  constructor(
+    registry: string,
+    entry: string,
+    reason: 'unknown' | 'duplicate',
+    known: readonly string[] = [],
+  ) {
+    const message =
+      reason === 'unknown'
+        ? `Unknown ${registry} "${entry}". Registered: ${known.length ? known.join(', ') : '(none)'}.`
+        : `A different ${registry} is already registered as "${entry}"; choose another name or unregister the first.`;
+    super(reason === 'unknown' ? 'SKILLRL_UNKNOWN_NAME' : 'SKILLRL_DUPLICATE_NAME', message);
+    this.name = 'RegistryError';
+    this.registry = registry;
+    this.entry = entry;
+  }
+
+  static override isInstance(error: unknown): error is RegistryError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[SYMBOL] === true;
+  }
+}

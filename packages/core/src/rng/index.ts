@@ -1,0 +1,1 @@
+export { createRng, type Rng, type RngState, restoreRng, type Seed } from './create-rng.js';

@@ -1,0 +1,13 @@
+export {
+  curriculumStateSchema,
+  eventSchema,
+  type SchemaKind,
+  schemas,
+  skillSchema,
+  taskSchema,
+  trajectorySchema,
+  usageSchema,
+  validationResultSchema,
+  verdictSchema,
+} from './schemas.js';
+export { checkSchema, isValid, type SchemaTypes, toJsonPath, validate } from './validate.js';

@@ -1,0 +1,1 @@
+export { redactObject, redactSecrets, registerSecret } from './redact-secrets.js';

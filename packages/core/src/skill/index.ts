@@ -1,0 +1,12 @@
+export { formatSkill, skillHash } from './format-skill.js';
+export { type ParseSkillOptions, parseSkill } from './parse-skill.js';
+export {
+  assertValidSkill,
+  FAMILIES_METADATA_KEY,
+  SKILL_BODY_WARN_LINES,
+  SKILL_COMPATIBILITY_MAX,
+  SKILL_DESCRIPTION_MAX,
+  SKILL_NAME_MAX,
+  type SkillValidation,
+  validateSkill,
+} from './validate-skill.js';
