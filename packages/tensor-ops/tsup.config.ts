@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // init-backend uses import.meta.url (createRequire for the optional native packages).
+  shims: true,
 });

@@ -8,18 +8,13 @@ export type * from './contracts/index.js';
 
 // Typed errors, recognisable across package copies with `X.isInstance(e)`.
 export * from './errors/index.js';
-
-// JSON Schemas for everything that crosses a disk or a process, and `validate(kind, value)`.
-export * from './schema/index.js';
-
 // Seeded, forkable random streams.
 export * from './rng/index.js';
-
-// SKILL.md: parse, format, validate (Agent Skills rules).
-export * from './skill/index.js';
-
 // Crash-safe run directory: append-only JSONL streams and atomic snapshots.
 export * from './run-store/index.js';
-
+// JSON Schemas for everything that crosses a disk or a process, and `validate(kind, value)`.
+export * from './schema/index.js';
 // Keeping API keys out of errors, logs and run directories.
 export * from './secrets/index.js';
+// SKILL.md: parse, format, validate (Agent Skills rules).
+export * from './skill/index.js';

@@ -1,1 +1,46 @@
-export {};
+// Backend choice: tfjs-node-gpu → tfjs-node → wasm → cpu, and the kernels wasm lacks.
+export {
+  BACKEND_ENV_VAR,
+  BACKEND_ORDER,
+  type BackendAttempt,
+  type BackendChoice,
+  type BackendInfo,
+  type InitBackendOptions,
+  initBackend,
+} from './backend/init-backend.js';
+export { registerWasmKernels } from './backend/register-wasm-kernels.js';
+
+// Policy losses by name (verl's vocabulary), and the registry to add more.
+export { getPolicyLoss, listPolicyLosses, policyLoss, registerPolicyLoss } from './loss/policy-loss.js';
+export type {
+  PolicyLossFn,
+  PolicyLossInput,
+  PolicyLossOutput,
+  ResolvedPolicyLossInput,
+} from './loss/policy-loss-types.js';
+
+// KL estimators against a reference policy.
+export { KL_KINDS, type KlKind, klPenalty } from './kl/kl-penalty.js';
+
+// From a per-token loss to one scalar, with a normaliser that survives micro-batching.
+export {
+  AGGREGATION_MODES,
+  type AggregateOptions,
+  type AggregationMode,
+  aggregateLoss,
+  lossNormalizer,
+} from './aggregate/aggregate-loss.js';
+
+// One optimiser step of a model that returns per-token log-probs.
+export type { LogProbModel, LogProbOutput } from './train/log-prob-model.js';
+export {
+  type MatrixLike,
+  type PolicyBatch,
+  type PolicyGradientStepOptions,
+  type PolicyStepMetrics,
+  policyGradientStep,
+} from './train/policy-gradient-step.js';
+
+// Gradient plumbing the losses are built from, for custom losses.
+export { maskedMean } from './ops/masked-mean.js';
+export { stopGradient, straightThrough } from './ops/stop-gradient.js';

@@ -8,3 +8,4 @@
 // Conformance suite for task adapters (vitest).
 
 // Fake OpenAI-compatible HTTP server with fault injection.
+export * from './fake-openai/index.js';

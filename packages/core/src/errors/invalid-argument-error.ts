@@ -4,11 +4,12 @@ const SYMBOL = Symbol.for('skillrl.error.invalid-argument');
 
 /** An option or argument has a value that cannot work; the message names it and says what would. */
 export class InvalidArgumentError extends SkillrlError {
-  private readonly [SYMBOL] = true;
   readonly argument: string;
 
   constructor(argument: string, message: string, options: { cause?: unknown } = {}) {
     super('SKILLRL_INVALID_ARGUMENT', `Invalid ${argument}: ${message}`, options);
+    // A marker rather than instanceof: it survives two copies of the package side by side.
+    Object.defineProperty(this, SYMBOL, { value: true });
     this.name = 'InvalidArgumentError';
     this.argument = argument;
   }

@@ -4,7 +4,6 @@ const SYMBOL = Symbol.for('skillrl.error.missing-field');
 
 /** A component needs an input field the caller did not provide (an estimator's batch field, say). */
 export class MissingFieldError extends SkillrlError {
-  private readonly [SYMBOL] = true;
   readonly field: string;
   readonly component: string;
 
@@ -13,6 +12,8 @@ export class MissingFieldError extends SkillrlError {
       'SKILLRL_MISSING_FIELD',
       `${component} needs the field "${field}", which is missing${hint ? `: ${hint}` : '.'}`,
     );
+    // A marker rather than instanceof: it survives two copies of the package side by side.
+    Object.defineProperty(this, SYMBOL, { value: true });
     this.name = 'MissingFieldError';
     this.field = field;
     this.component = component;

@@ -4,7 +4,6 @@ const SYMBOL = Symbol.for('skillrl.error.registry');
 
 /** A name-based registry (estimators, losses, backends) was asked for an unknown name, or a taken one. */
 export class RegistryError extends SkillrlError {
-  private readonly [SYMBOL] = true;
   readonly registry: string;
   readonly entry: string;
 
@@ -19,6 +18,8 @@ export class RegistryError extends SkillrlError {
         ? `Unknown ${registry} "${entry}". Registered: ${known.length ? known.join(', ') : '(none)'}.`
         : `A different ${registry} is already registered as "${entry}"; choose another name or unregister the first.`;
     super(reason === 'unknown' ? 'SKILLRL_UNKNOWN_NAME' : 'SKILLRL_DUPLICATE_NAME', message);
+    // A marker rather than instanceof: it survives two copies of the package side by side.
+    Object.defineProperty(this, SYMBOL, { value: true });
     this.name = 'RegistryError';
     this.registry = registry;
     this.entry = entry;

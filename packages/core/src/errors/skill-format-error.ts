@@ -28,13 +28,14 @@ export interface SkillProblem {
 
 /** A SKILL.md could not be parsed, or a skill breaks the Agent Skills rules. */
 export class SkillFormatError extends SkillrlError {
-  private readonly [SYMBOL] = true;
   readonly problems: SkillProblem[];
 
   constructor(problems: SkillProblem[], options: { source?: string; cause?: unknown } = {}) {
     const where = options.source ? ` in ${options.source}` : '';
     const lines = problems.map((p) => `  - [${p.rule}] ${p.field}: ${p.message}`).join('\n');
     super('SKILLRL_SKILL_FORMAT', `Invalid SKILL.md${where}:\n${lines}`, options);
+    // A marker rather than instanceof: it survives two copies of the package side by side.
+    Object.defineProperty(this, SYMBOL, { value: true });
     this.name = 'SkillFormatError';
     this.problems = problems;
   }

@@ -13,12 +13,13 @@ export interface SkillrlErrorOptions {
  * Messages pass through `redactSecrets`, so no API key can leak through an error.
  */
 export class SkillrlError extends Error {
-  private readonly [SYMBOL] = true;
   /** Stable machine-readable code, e.g. `SKILLRL_VALIDATION`. */
   readonly code: string;
 
   constructor(code: string, message: string, options: SkillrlErrorOptions = {}) {
     super(redactSecrets(message), options.cause === undefined ? undefined : { cause: options.cause });
+    // A marker rather than instanceof: it survives two copies of the package side by side.
+    Object.defineProperty(this, SYMBOL, { value: true });
     this.name = 'SkillrlError';
     this.code = code;
   }

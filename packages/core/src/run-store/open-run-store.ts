@@ -92,7 +92,12 @@ function checkStreamName(stream: string): void {
  * Scans a JSONL file: counts complete records, truncates a torn last line (a write interrupted by a crash)
  * and refuses a corrupt line in the middle, which no crash can produce.
  */
-function recoverStream(path: string, stream: string, report: RecoveryReport, warn: (m: string) => void): number {
+function recoverStream(
+  path: string,
+  stream: string,
+  report: RecoveryReport,
+  warn: (m: string) => void,
+): number {
   const data = readFileSync(path);
   let count = 0;
   let start = 0;
@@ -204,9 +209,13 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     try {
       line = JSON.stringify(record);
     } catch (cause) {
-      throw new InvalidArgumentError(`${stream} record`, 'it cannot be serialised to JSON (a cycle or a BigInt?)', {
-        cause,
-      });
+      throw new InvalidArgumentError(
+        `${stream} record`,
+        'it cannot be serialised to JSON (a cycle or a BigInt?)',
+        {
+          cause,
+        },
+      );
     }
     if (line === undefined) throw new InvalidArgumentError(`${stream} record`, 'undefined cannot be stored');
     return `${line}\n`;

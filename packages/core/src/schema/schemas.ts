@@ -200,7 +200,10 @@ export const eventSchema = {
     },
     {
       if: { properties: { type: { const: 'step' } } },
-      then: eventVariant('step', ['step', 'metrics'], { step: { type: 'integer', minimum: 0 }, metrics: numberMap }),
+      then: eventVariant('step', ['step', 'metrics'], {
+        step: { type: 'integer', minimum: 0 },
+        metrics: numberMap,
+      }),
     },
     {
       if: { properties: { type: { const: 'validation' } } },

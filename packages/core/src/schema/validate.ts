@@ -40,7 +40,10 @@ function getValidator(kind: SchemaKind): ValidateFunction {
   if (!fn) {
     const schema = schemas[kind];
     if (!schema) {
-      throw new InvalidArgumentError('schema kind', `"${String(kind)}"; expected one of ${Object.keys(schemas).join(', ')}`);
+      throw new InvalidArgumentError(
+        'schema kind',
+        `"${String(kind)}"; expected one of ${Object.keys(schemas).join(', ')}`,
+      );
     }
     fn = getAjv().getSchema(schema.$id) as ValidateFunction;
     compiled.set(kind, fn);
@@ -55,7 +58,13 @@ export function toJsonPath(instancePath: string): string {
     .split('/')
     .slice(1)
     .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((part) => (/^\d+$/.test(part) ? `[${part}]` : /^[A-Za-z_$][\w$]*$/.test(part) ? `.${part}` : `[${JSON.stringify(part)}]`))
+    .map((part) =>
+      /^\d+$/.test(part)
+        ? `[${part}]`
+        : /^[A-Za-z_$][\w$]*$/.test(part)
+          ? `.${part}`
+          : `[${JSON.stringify(part)}]`,
+    )
     .join('')}`;
 }
 

@@ -32,7 +32,8 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
-const SECRET_KEY = /^(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|authorization|secret|password|passwd)$/i;
+const SECRET_KEY =
+  /^(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|authorization|secret|password|passwd)$/i;
 
 /**
  * A deep copy of a config-like value with secret-named fields replaced and secret-shaped strings

@@ -1,9 +1,16 @@
 import { parse as parseYaml } from 'yaml';
 import type { Skill } from '../contracts/skill.js';
-import { type SkillProblem, SkillFormatError } from '../errors/skill-format-error.js';
+import { SkillFormatError, type SkillProblem } from '../errors/skill-format-error.js';
 import { FAMILIES_METADATA_KEY, validateSkill } from './validate-skill.js';
 
-const KNOWN_FIELDS = new Set(['name', 'description', 'license', 'compatibility', 'metadata', 'allowed-tools']);
+const KNOWN_FIELDS = new Set([
+  'name',
+  'description',
+  'license',
+  'compatibility',
+  'metadata',
+  'allowed-tools',
+]);
 
 export interface ParseSkillOptions {
   /** Names the file in error messages. */
@@ -17,7 +24,13 @@ function splitFrontmatter(text: string, source?: string): { yaml: string; body: 
   const open = /^---\r?\n/.exec(text);
   if (!open) {
     throw new SkillFormatError(
-      [{ rule: 'frontmatter', field: '(file)', message: 'must start with a `---` line opening the YAML frontmatter' }],
+      [
+        {
+          rule: 'frontmatter',
+          field: '(file)',
+          message: 'must start with a `---` line opening the YAML frontmatter',
+        },
+      ],
       source ? { source } : {},
     );
   }
@@ -37,7 +50,10 @@ export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill
   const { source } = options;
   const errOptions = source ? { source } : {};
   if (typeof text !== 'string') {
-    throw new SkillFormatError([{ rule: 'frontmatter', field: '(file)', message: 'expected the SKILL.md text' }], errOptions);
+    throw new SkillFormatError(
+      [{ rule: 'frontmatter', field: '(file)', message: 'expected the SKILL.md text' }],
+      errOptions,
+    );
   }
   const { yaml, body } = splitFrontmatter(text, source);
   let data: unknown;
@@ -45,13 +61,25 @@ export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill
     data = parseYaml(yaml, { uniqueKeys: true, prettyErrors: true });
   } catch (cause) {
     throw new SkillFormatError(
-      [{ rule: 'yaml', field: '(frontmatter)', message: (cause as Error).message.split('\n')[0] ?? 'invalid YAML' }],
+      [
+        {
+          rule: 'yaml',
+          field: '(frontmatter)',
+          message: (cause as Error).message.split('\n')[0] ?? 'invalid YAML',
+        },
+      ],
       { ...errOptions, cause },
     );
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
     throw new SkillFormatError(
-      [{ rule: 'frontmatter', field: '(frontmatter)', message: 'must be a YAML mapping with name and description' }],
+      [
+        {
+          rule: 'frontmatter',
+          field: '(frontmatter)',
+          message: 'must be a YAML mapping with name and description',
+        },
+      ],
       errOptions,
     );
   }
@@ -75,7 +103,8 @@ export function parseSkill(text: string, options: ParseSkillOptions = {}): Skill
     if (metadata && typeof metadata === 'object' && !Array.isArray(metadata)) {
       const { [FAMILIES_METADATA_KEY]: families, ...rest } = metadata;
       if (families !== undefined) {
-        skill.families = typeof families === 'string' ? families.split(/\s+/).filter(Boolean) : (families as never);
+        skill.families =
+          typeof families === 'string' ? families.split(/\s+/).filter(Boolean) : (families as never);
       }
       if (Object.keys(rest).length > 0) skill.metadata = rest;
     } else {

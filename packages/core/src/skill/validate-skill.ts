@@ -1,6 +1,6 @@
+import type { Skill } from '../contracts/skill.js';
 import type { SkillProblem } from '../errors/skill-format-error.js';
 import { SkillFormatError } from '../errors/skill-format-error.js';
-import type { Skill } from '../contracts/skill.js';
 
 /** Agent Skills limits (agentskills.io specification). */
 export const SKILL_NAME_MAX = 64;
@@ -86,7 +86,11 @@ export function validateSkill(skill: Skill): SkillValidation {
   }
   if (skill.metadata !== undefined) {
     if (typeof skill.metadata !== 'object' || skill.metadata === null || Array.isArray(skill.metadata)) {
-      problems.push({ rule: 'metadata-type', field: 'metadata', message: 'must be a map of string keys to string values' });
+      problems.push({
+        rule: 'metadata-type',
+        field: 'metadata',
+        message: 'must be a map of string keys to string values',
+      });
     } else {
       for (const [key, value] of Object.entries(skill.metadata)) {
         if (typeof value !== 'string') {
@@ -107,7 +111,10 @@ export function validateSkill(skill: Skill): SkillValidation {
     }
   }
   if (skill.allowedTools !== undefined) {
-    if (!Array.isArray(skill.allowedTools) || skill.allowedTools.some((t) => typeof t !== 'string' || !/^\S+$/.test(t))) {
+    if (
+      !Array.isArray(skill.allowedTools) ||
+      skill.allowedTools.some((t) => typeof t !== 'string' || !/^\S+$/.test(t))
+    ) {
       problems.push({
         rule: 'allowed-tools-type',
         field: 'allowed-tools',
@@ -116,7 +123,10 @@ export function validateSkill(skill: Skill): SkillValidation {
     }
   }
   if (skill.families !== undefined) {
-    if (!Array.isArray(skill.families) || skill.families.some((f) => typeof f !== 'string' || !/^\S+$/.test(f))) {
+    if (
+      !Array.isArray(skill.families) ||
+      skill.families.some((f) => typeof f !== 'string' || !/^\S+$/.test(f))
+    ) {
       problems.push({
         rule: 'families-type',
         field: 'families',

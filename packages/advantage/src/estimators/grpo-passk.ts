@@ -1,0 +1,58 @@
+import type { AdvantageEstimator } from '@skillrl/core';
+import type { StdKind } from '../group/group-moments.js';
+import { stdFrom } from '../group/group-moments.js';
+import { prepareGroups } from '../group/prepare-groups.js';
+import { OptionReader } from '../options/read-options.js';
+
+export interface GrpoPasskOptions {
+  /** Divide by the group's std + ε (verl's `norm_adv_by_std_in_grpo`, default true). */
+  normalize?: boolean;
+  /** Default `unbiased` (torch.std, as verl). */
+  std?: StdKind;
+  /** Default 1e-6. */
+  epsilon?: number;
+}
+
+/**
+ * GRPO pass@k (arXiv 2503.19595, verl `grpo_passk`): only the group's best sample gets a non-zero advantage,
+ * r_max − r_second_max (over std + ε when `normalize`). Ties go to the earliest sample. Groups with fewer
+ * than two finite scores get 0 (verl raises on them).
+ */
+export function createGrpoPassk(options?: GrpoPasskOptions): AdvantageEstimator {
+  const reader = new OptionReader('grpo-passk', options, ['normalize', 'std', 'epsilon']);
+  const normalize = reader.boolean('normalize', true);
+  const std = reader.choice('std', ['unbiased', 'population'] as const, 'unbiased');
+  const epsilon = reader.number('epsilon', 1e-6, { min: 0 });
+  return {
+    name: 'grpo-passk',
+    estimate(batch) {
+      const { checked, index, moments, bookkeeping } = prepareGroups('grpo-passk', batch);
+      const { groupCount, groupOf, size } = index;
+      const scores = checked.scores;
+      const best = new Float64Array(groupCount).fill(Number.NEGATIVE_INFINITY);
+      const second = new Float64Array(groupCount).fill(Number.NEGATIVE_INFINITY);
+      const bestAt = new Int32Array(groupCount).fill(-1);
+      for (let i = 0; i < size; i++) {
+        const x = scores[i] as number;
+        if (x - x !== 0) continue;
+        const g = groupOf[i] as number;
+        if (x > (best[g] as number)) {
+          second[g] = best[g] as number;
+          best[g] = x;
+          bestAt[g] = i;
+        } else if (x > (second[g] as number)) {
+          second[g] = x;
+        }
+      }
+      const advantages = new Float64Array(size);
+      for (let g = 0; g < groupCount; g++) {
+        const c = moments.count[g] as number;
+        if (c < 2) continue;
+        let a = (best[g] as number) - (second[g] as number);
+        if (normalize && a !== 0) a /= stdFrom(moments.m2[g] as number, c, std) + epsilon;
+        advantages[bestAt[g] as number] = a;
+      }
+      return { advantages, metrics: { ...bookkeeping } };
+    },
+  };
+}

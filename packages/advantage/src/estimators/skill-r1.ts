@@ -1,0 +1,138 @@
+import type { AdvantageEstimator } from '@skillrl/core';
+import { numericField, readBatch, requireField } from '../batch/read-batch.js';
+import { groupBookkeeping } from '../group/group-bookkeeping.js';
+import { buildGroupIndex, buildPairIndex } from '../group/group-index.js';
+import { computeGroupMoments, type StdKind, stdFrom } from '../group/group-moments.js';
+import { OptionReader } from '../options/read-options.js';
+
+export interface SkillR1Options {
+  /** Weight of the inter-generation term, >= 0, default 1. */
+  lambda?: number;
+  /** Divide A_intra by the generation's std + ε (default false: centred only, as the paper's form). */
+  normalizeIntra?: boolean;
+  /** Std used by `normalizeIntra`, default `unbiased`. */
+  std?: StdKind;
+  /** Added to the std by `normalizeIntra`, default 1e-6. */
+  epsilon?: number;
+  /**
+   * Per instance, the mean score of the generation before the earliest one in the batch (s0's rollouts for
+   * generation 1). Keys are instance ids compared as strings. An instance without one gets A_inter = 0 for
+   * its earliest generation.
+   */
+  previousMeans?: Record<string, number> | Map<string | number, number>;
+}
+
+/**
+ * Skill-R1's two-level advantage (arXiv 2605.09359). Samples are candidate skills; a group is one
+ * (instance, generation) cell, instance = `instanceIds` if given, else `groupIds`.
+ *
+ *     A_intra(g, i) = r_g^(i) − mean_j r_g^(j)                 (option: / (std_j + ε))
+ *     A_inter(g)    = mean_i r_g^(i) − mean_i r_{g'}^(i)       g' = the instance's nearest earlier generation
+ *     A             = A_intra + λ · A_inter
+ *
+ * The earliest generation of an instance compares with `previousMeans`, or gets A_inter = 0. A generation
+ * missing from the batch is skipped over (g' is the nearest one present). The bookkeeping metrics count
+ * (instance, generation) cells as groups; `inter_mean` is the mean A_inter over cells that have one.
+ */
+export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
+  const reader = new OptionReader('skill-r1', options, [
+    'lambda',
+    'normalizeIntra',
+    'std',
+    'epsilon',
+    'previousMeans',
+  ]);
+  const lambda = reader.number('lambda', 1, { min: 0 });
+  const normalizeIntra = reader.boolean('normalizeIntra', false);
+  const std = reader.choice('std', ['unbiased', 'population'] as const, 'unbiased');
+  const epsilon = reader.number('epsilon', 1e-6, { min: 0 });
+  const previousMeans = reader.numberMap('previousMeans');
+  return {
+    name: 'skill-r1',
+    estimate(batch) {
+      const checked = readBatch(batch, 'skill-r1');
+      const generationsField = requireField(
+        checked,
+        'generations',
+        'skill-r1',
+        'give each candidate the generation that proposed it',
+      );
+      const instanceKeys = batch.instanceIds ?? batch.groupIds;
+      const instances = buildGroupIndex(instanceKeys);
+      const generationValues = numericField(generationsField);
+      const generations = buildGroupIndex(generationValues);
+      const cells = buildPairIndex(instances, generations);
+      const { scores, size } = checked;
+      const moments = computeGroupMoments(scores, cells);
+
+      // Order each instance's cells by generation value: counting sort by instance, then insertion sort
+      // within an instance (a handful of generations each).
+      const cellCount = cells.groupCount;
+      const cellInstance = new Int32Array(cellCount);
+      const cellGeneration = new Float64Array(cellCount);
+      for (let c = 0; c < cellCount; c++) {
+        const first = cells.firstSample[c] as number;
+        cellInstance[c] = instances.groupOf[first] as number;
+        cellGeneration[c] = generationValues[first] as number;
+      }
+      const start = new Int32Array(instances.groupCount + 1);
+      for (let c = 0; c < cellCount; c++) start[(cellInstance[c] as number) + 1]!++;
+      for (let k = 0; k < instances.groupCount; k++) start[k + 1]! += start[k] as number;
+      const fill = start.slice(0, instances.groupCount);
+      const ordered = new Int32Array(cellCount);
+      for (let c = 0; c < cellCount; c++) ordered[fill[cellInstance[c] as number]!++] = c;
+
+      const inter = new Float64Array(cellCount);
+      let interSum = 0;
+      let interCells = 0;
+      for (let k = 0; k < instances.groupCount; k++) {
+        const lo = start[k] as number;
+        const hi = start[k + 1] as number;
+        for (let a = lo + 1; a < hi; a++) {
+          const c = ordered[a] as number;
+          let b = a - 1;
+          while (
+            b >= lo &&
+            (cellGeneration[ordered[b] as number] as number) > (cellGeneration[c] as number)
+          ) {
+            ordered[b + 1] = ordered[b] as number;
+            b--;
+          }
+          ordered[b + 1] = c;
+        }
+        const key = instanceKeys[instances.firstSample[k] as number];
+        let previous = previousMeans?.get(String(key));
+        for (let a = lo; a < hi; a++) {
+          const c = ordered[a] as number;
+          const mean = moments.mean[c] as number;
+          if (moments.count[c] === 0) continue;
+          if (previous !== undefined) {
+            inter[c] = mean - previous;
+            interSum += mean - previous;
+            interCells++;
+          }
+          previous = mean;
+        }
+      }
+
+      const advantages = new Float64Array(size);
+      const groupOf = cells.groupOf;
+      for (let i = 0; i < size; i++) {
+        const x = scores[i] as number;
+        if (x - x !== 0) continue;
+        const c = groupOf[i] as number;
+        let intra = x - (moments.mean[c] as number);
+        if (normalizeIntra) {
+          const denom = stdFrom(moments.m2[c] as number, moments.count[c] as number, std) + epsilon;
+          if (denom !== 0) intra /= denom;
+        }
+        advantages[i] = intra + lambda * (inter[c] as number);
+      }
+      const bookkeeping = groupBookkeeping(scores, cells, moments, { successes: batch.successes });
+      return {
+        advantages,
+        metrics: { ...bookkeeping, inter_mean: interCells === 0 ? 0 : interSum / interCells },
+      };
+    },
+  };
+}

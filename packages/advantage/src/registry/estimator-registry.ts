@@ -1,0 +1,62 @@
+import type { AdvantageEstimator, EstimatorFactory } from '@skillrl/core';
+import { InvalidArgumentError, RegistryError } from '@skillrl/core';
+import { BUILTIN_ESTIMATORS, type BuiltinEstimatorOptions } from './builtin-estimators.js';
+
+type Factory = (options?: unknown) => AdvantageEstimator;
+
+// Built in at first use rather than by a module side effect, so bundlers that honour `sideEffects: false`
+// cannot drop the built-in registrations.
+let registry: Map<string, Factory> | undefined;
+
+function entries(): Map<string, Factory> {
+  if (!registry) registry = new Map(BUILTIN_ESTIMATORS.map(([name, factory]) => [name, factory as Factory]));
+  return registry;
+}
+
+function checkName(name: unknown): asserts name is string {
+  if (typeof name !== 'string' || name.trim() === '') {
+    throw new InvalidArgumentError(
+      'name',
+      `expected a non-empty estimator name, got ${JSON.stringify(name)}`,
+    );
+  }
+}
+
+/**
+ * Registers a factory under a name, as verl's `register_adv_est`: registering the same factory again is a
+ * no-op; a different factory under a taken name throws `RegistryError` (unregister the first to replace it).
+ */
+export function registerEstimator<O>(name: string, factory: EstimatorFactory<O>): void {
+  checkName(name);
+  if (typeof factory !== 'function') {
+    throw new InvalidArgumentError('factory', `expected a function (options) => estimator for "${name}"`);
+  }
+  const map = entries();
+  const existing = map.get(name);
+  if (existing === (factory as unknown as Factory)) return;
+  if (existing) throw new RegistryError('advantage estimator', name, 'duplicate');
+  map.set(name, factory as unknown as Factory);
+}
+
+/** Removes a name; returns whether it was registered. */
+export function unregisterEstimator(name: string): boolean {
+  return entries().delete(name);
+}
+
+/** Every registered name, built-ins first, then in registration order. */
+export function listEstimators(): string[] {
+  return [...entries().keys()];
+}
+
+/** Creates the estimator registered under `name`; unknown names throw `RegistryError` listing the known ones. */
+export function createEstimator<N extends keyof BuiltinEstimatorOptions>(
+  name: N,
+  options?: BuiltinEstimatorOptions[N],
+): AdvantageEstimator;
+export function createEstimator(name: string, options?: Record<string, unknown>): AdvantageEstimator;
+export function createEstimator(name: string, options?: unknown): AdvantageEstimator {
+  checkName(name);
+  const factory = entries().get(name);
+  if (!factory) throw new RegistryError('advantage estimator', name, 'unknown', listEstimators());
+  return factory(options);
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import type { Trajectory } from '../contracts/trajectory.js';
+import { SkillrlError } from '../errors/skillrl-error.js';
+import { ValidationError } from '../errors/validation-error.js';
+import { checkSchema, isValid, toJsonPath, validate } from './validate.js';
+
+const trajectory: Trajectory = {
+  id: 't1:c1:i0',
+  taskId: 't1',
+  family: 'heat',
+  condition: 1,
+  skill: { name: 'heat-things', hash: 'abc' },
+  steps: [
+    { index: 0, observation: 'You are in the middle of a room.', action: 'look', reward: 0, done: false },
+  ],
+  reward: 1,
+  verdict: { score: 1, passed: true, reason: 'won' },
+};
+
+describe('validate', () => {
+  it('returns valid values unchanged', () => {
+    expect(validate('trajectory', trajectory)).toBe(trajectory);
+    expect(
+      validate('task', { id: 'x', family: 'f', split: 'train', prompt: 'p', answer: ['a', 1] }),
+    ).toBeTruthy();
+    expect(isValid('verdict', { score: 0.5, passed: false })).toBe(true);
+  });
+
+  it('names every failing JSON path and what was expected', () => {
+    const bad = {
+      ...trajectory,
+      condition: 2,
+      steps: [{ index: 0, observation: 'o', action: 'a', reward: 'high', done: true }],
+      verdict: { score: 1.5 },
+    };
+    let error: unknown;
+    try {
+      validate('trajectory', bad);
+    } catch (e) {
+      error = e;
+    }
+    expect(ValidationError.isInstance(error)).toBe(true);
+    expect(SkillrlError.isInstance(error)).toBe(true);
+    const v = error as ValidationError;
+    expect(v.code).toBe('SKILLRL_VALIDATION');
+    expect(v.kind).toBe('trajectory');
+    expect(v.issues).toEqual(
+      expect.arrayContaining([
+        { path: '$.condition', message: 'expected one of 0, 1' },
+        { path: '$.steps[0].reward', message: 'expected number' },
+        { path: '$.verdict.score', message: 'expected a number <= 1' },
+        { path: '$.verdict.passed', message: 'is required but missing' },
+      ]),
+    );
+    expect(v.issues).toHaveLength(4);
+    expect(v.message).toContain('$.steps[0].reward: expected number');
+    expect(v.message).toContain('Invalid trajectory (4 problems)');
+  });
+
+  it('checks events by their type', () => {
+    const ok = {
+      type: 'step',
+      runId: 'r',
+      time: '2026-11-29T10:00:00.000Z',
+      step: 3,
+      metrics: { loss: 0.1 },
+    };
+    expect(checkSchema('event', ok)).toEqual([]);
+    const issues = checkSchema('event', { type: 'rollout', runId: 'r', time: 'yesterday', taskId: 't' });
+    expect(issues.map((i) => i.path)).toEqual(
+      expect.arrayContaining(['$.time', '$.trajectoryId', '$.family', '$.condition', '$.reward', '$.passed']),
+    );
+    expect(issues.find((i) => i.path === '$.time')?.message).toBe('expected a date-time string');
+    expect(issues.some((i) => i.path === '$.taskId')).toBe(false);
+    expect(checkSchema('event', { type: 'nope' })[0]?.path).toBe('$.type');
+  });
+
+  it('validates skills with the Agent Skills limits', () => {
+    const issues = checkSchema('skill', { name: 'Bad Name', description: '', body: 1, extra: true });
+    expect(issues).toEqual(
+      expect.arrayContaining([
+        { path: '$.name', message: 'expected a string matching /^[a-z0-9]+(-[a-z0-9]+)*$/' },
+        { path: '$.description', message: 'expected a string of at least 1 characters' },
+        { path: '$.body', message: 'expected string' },
+        { path: '$.extra', message: 'is not an allowed property' },
+      ]),
+    );
+  });
+
+  it('rejects an unknown kind with a typed error', () => {
+    expect(() => validate('nope' as never, {})).toThrow(/schema kind/);
+  });
+
+  it('formats JSON pointers as readable paths', () => {
+    expect(toJsonPath('')).toBe('$');
+    expect(toJsonPath('/a/0/b~1c/with space')).toBe('$.a[0]["b/c"]["with space"]');
+  });
+});

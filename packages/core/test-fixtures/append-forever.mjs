@@ -1,0 +1,18 @@
+// Child process for the run-store crash test: appends large fixed-size records (and a snapshot every few
+// records) until it is killed. Uses the built package, as a user would.
+import { openRunStore } from '../dist/index.js';
+
+const [dir, recordBytes] = process.argv.slice(2);
+const store = openRunStore(dir, { onWarning: () => {} });
+let seq = store.count('rollouts');
+// Every line has the same length, so the parent can tell from the file size that a write is under way.
+const payload = 'abcdefghijklmnopqrstuvwxyz0123456789'
+  .repeat(Math.ceil(Number(recordBytes) / 36))
+  .slice(0, Number(recordBytes));
+process.send?.('ready');
+for (;;) {
+  store.append('rollouts', { seq: String(seq).padStart(8, '0'), payload });
+  store.append('events', { type: 'rollout', seq });
+  seq++;
+  if (seq % 3 === 0) store.writeSnapshot('progress', { seq, note: 'x'.repeat(100_000) });
+}

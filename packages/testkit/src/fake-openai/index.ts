@@ -1,0 +1,15 @@
+export { FAKE_VOCAB_SIZE, fakeTokenId, fakeTokenize } from './fake-tokens.js';
+export { startFakeOpenAI } from './start-fake-openai.js';
+export {
+  FAULT_KINDS,
+  type FakeChatRequest,
+  type FakeFaultOptions,
+  type FakeOpenAIOptions,
+  type FakeOpenAIServer,
+  type FakeOpenAIStats,
+  type FakeReply,
+  type FakeRequestContext,
+  type FakeToolCall,
+  type FaultKind,
+  type RecordedRequest,
+} from './types.js';

@@ -1,0 +1,48 @@
+// Sums vitest's JSON reports (written by every package to .vitest/results.json) into the plain line CI
+// reads: "N passed, N failed". A package with a test script but no report counts as one failure, so a
+// suite that crashed before reporting cannot pass silently.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const rows = [];
+
+for (const group of ['packages', 'examples']) {
+  const base = join(root, group);
+  if (!existsSync(base)) continue;
+  for (const name of readdirSync(base).sort()) {
+    const pkgFile = join(base, name, 'package.json');
+    if (!existsSync(pkgFile)) continue;
+    const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
+    if (!pkg.scripts?.test) continue;
+    const report = join(base, name, '.vitest', 'results.json');
+    if (!existsSync(report)) {
+      failed += 1;
+      rows.push(`${pkg.name}: no test report (the suite did not run or crashed)`);
+      continue;
+    }
+    const r = JSON.parse(readFileSync(report, 'utf8'));
+    const p = r.numPassedTests ?? 0;
+    // Suites that failed to load count too: vitest reports them as failed test files with no tests.
+    const f = (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0) - countFailedSuitesWithFailedTests(r);
+    const s = (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0);
+    passed += p;
+    failed += f;
+    skipped += s;
+    rows.push(`${pkg.name}: ${p} passed, ${f} failed${s ? `, ${s} skipped` : ''}`);
+  }
+}
+
+function countFailedSuitesWithFailedTests(r) {
+  // A failed file that contains failed tests is already counted through its tests.
+  return (r.testResults ?? []).filter(
+    (file) => file.status === 'failed' && (file.assertionResults ?? []).some((a) => a.status === 'failed'),
+  ).length;
+}
+
+for (const row of rows) console.log(`  ${row}`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
