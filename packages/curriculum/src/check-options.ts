@@ -1,0 +1,50 @@
+import { InvalidArgumentError } from '@skillrl/core';
+
+/** Throws an error naming the option unless `value` is a finite number in [min, max]. */
+export function checkNumber(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min || value > max) {
+    throw new InvalidArgumentError(
+      `options.${name}`,
+      `expected a number in [${min}, ${max}], got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+export function checkFamilies(families: unknown): string[] {
+  if (
+    !Array.isArray(families) ||
+    families.length === 0 ||
+    families.some((f) => typeof f !== 'string' || !f)
+  ) {
+    throw new InvalidArgumentError(
+      'options.families',
+      "expected a non-empty list of skill types (task families), e.g. the adapter's `families`",
+    );
+  }
+  if (new Set(families).size !== families.length) {
+    throw new InvalidArgumentError('options.families', 'contains the same family twice');
+  }
+  return [...families] as string[];
+}
+
+export const clip01 = (x: number): number => (x < 0 ? 0 : Math.min(x, 1));
+
+/** The validation gap Δ_val = SR_with − SR_without for one family, or undefined if it was not measured. */
+export function measuredGap(
+  families: Record<string, { withSkill: number; withoutSkill: number }>,
+  family: string,
+): number | undefined {
+  const entry = families[family];
+  if (!entry) return undefined;
+  const { withSkill, withoutSkill } = entry;
+  if (
+    ![withSkill, withoutSkill].every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1)
+  ) {
+    throw new InvalidArgumentError(
+      `validation.families.${family}`,
+      `expected withSkill and withoutSkill success rates in [0, 1], got ${withSkill} and ${withoutSkill}`,
+    );
+  }
+  return withSkill - withoutSkill;
+}

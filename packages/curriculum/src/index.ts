@@ -1,0 +1,32 @@
+/**
+ * @skillrl/curriculum — which skills a training run uses, how strongly SKILLC corrects credit toward
+ * skill-free success, and how many rollouts carry the skill, per skill type.
+ */
+
+// Checkpoints: restore any of them by kind.
+export { type AnyCurriculum, type CurriculumJSON, restoreCurriculum } from './restore-curriculum.js';
+
+// SKILL0 baseline: ranked skill files under a fixed max-set schedule (not monotone).
+export {
+  createSkill0Curriculum,
+  restoreSkill0Curriculum,
+  type Skill0Curriculum,
+  type Skill0CurriculumJSON,
+  type Skill0CurriculumOptions,
+} from './skill0-curriculum.js';
+// SKILLC: smoothed validation gap → λ_k, ρ_k, monotone retirement.
+export {
+  createSkillcCurriculum,
+  restoreSkillcCurriculum,
+  type SkillcCurriculum,
+  type SkillcCurriculumJSON,
+  type SkillcCurriculumOptions,
+} from './skillc-curriculum.js';
+// Static: fixed ρ and λ.
+export {
+  createStaticCurriculum,
+  restoreStaticCurriculum,
+  type StaticCurriculum,
+  type StaticCurriculumJSON,
+  type StaticCurriculumOptions,
+} from './static-curriculum.js';
