@@ -1,3 +1,8 @@
+/**
+ * @skillrl/tensor-ops — where a tfjs policy actually learns: backend choice, policy losses, KL penalties,
+ * loss aggregation, and one policy-gradient step that accumulates micro-batches exactly.
+ */
+
 // Backend choice: tfjs-node-gpu → tfjs-node → wasm → cpu, and the kernels wasm lacks.
 export {
   BACKEND_ENV_VAR,
@@ -31,6 +36,10 @@ export {
   lossNormalizer,
 } from './aggregate/aggregate-loss.js';
 
+// Gradient plumbing the losses are built from, for custom losses.
+export { maskedMean } from './ops/masked-mean.js';
+export { stopGradient, straightThrough } from './ops/stop-gradient.js';
+
 // One optimiser step of a model that returns per-token log-probs.
 export type { LogProbModel, LogProbOutput } from './train/log-prob-model.js';
 export {
@@ -40,7 +49,3 @@ export {
   type PolicyStepMetrics,
   policyGradientStep,
 } from './train/policy-gradient-step.js';
-
-// Gradient plumbing the losses are built from, for custom losses.
-export { maskedMean } from './ops/masked-mean.js';
-export { stopGradient, straightThrough } from './ops/stop-gradient.js';

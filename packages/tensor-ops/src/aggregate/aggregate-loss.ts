@@ -43,7 +43,11 @@ export function checkAggregationMode(mode: string): AggregationMode {
  * The denominator `aggregateLoss` would use for this mask: valid tokens for `token-mean`, sequences with at
  * least one valid token otherwise. Compute it once on the full batch and pass it to every micro-batch.
  */
-export function lossNormalizer(mask: ArrayLike<number> | tf.Tensor, mode: AggregationMode, width?: number): number {
+export function lossNormalizer(
+  mask: ArrayLike<number> | tf.Tensor,
+  mode: AggregationMode,
+  width?: number,
+): number {
   const values = mask instanceof tf.Tensor ? mask.dataSync() : mask;
   const T = mask instanceof tf.Tensor ? (mask.shape[1] ?? 1) : width;
   if (T === undefined) throw new InvalidArgumentError('width', 'expected the row length T for a flat mask');
@@ -89,7 +93,10 @@ export function aggregateLoss(
     const seqCount = () => tf.sum(tf.cast(tf.greater(rowTokens, 0), 'float32'));
     switch (mode) {
       case 'token-mean':
-        return tf.div(tf.sum(masked), denominator(() => tf.sum(rowTokens))) as tf.Scalar;
+        return tf.div(
+          tf.sum(masked),
+          denominator(() => tf.sum(rowTokens)),
+        ) as tf.Scalar;
       case 'seq-mean-token-mean': {
         const rowMeans = tf.div(tf.sum(masked, -1), tf.maximum(rowTokens, 1));
         return tf.div(tf.sum(rowMeans), denominator(seqCount)) as tf.Scalar;

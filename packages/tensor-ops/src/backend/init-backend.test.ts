@@ -61,8 +61,12 @@ describe('initBackend', () => {
   });
 
   it('rejects an unknown name in SKILLRL_TF_BACKEND or prefer with a typed error', async () => {
-    expect(() => initBackend({ env: { SKILLRL_TF_BACKEND: 'webgpu' } })).toThrow(InvalidArgumentError);
-    expect(() => initBackend({ env: { SKILLRL_TF_BACKEND: 'webgpu' } })).toThrow(/SKILLRL_TF_BACKEND/);
-    expect(() => initBackend({ prefer: 'gpu' as never, env: {} })).toThrow(/options\.prefer/);
+    await expect(initBackend({ env: { SKILLRL_TF_BACKEND: 'webgpu' } })).rejects.toThrow(
+      InvalidArgumentError,
+    );
+    await expect(initBackend({ env: { SKILLRL_TF_BACKEND: 'webgpu' } })).rejects.toThrow(
+      /SKILLRL_TF_BACKEND/,
+    );
+    await expect(initBackend({ prefer: 'gpu' as never, env: {} })).rejects.toThrow(/options\.prefer/);
   });
 });

@@ -116,7 +116,10 @@ function firstLine(error: unknown): string {
   return String(error);
 }
 
-function resolveOrder(options: InitBackendOptions): { order: BackendChoice[]; source: BackendInfo['source'] } {
+function resolveOrder(options: InitBackendOptions): {
+  order: BackendChoice[];
+  source: BackendInfo['source'];
+} {
   const env = options.env ?? process.env;
   const forced = env[BACKEND_ENV_VAR]?.trim();
   if (forced) {
@@ -153,7 +156,11 @@ async function choose(order: BackendChoice[], source: BackendInfo['source']): Pr
       // setBackend resolves false (it does not throw) when the backend's own initialisation fails.
       const ok = await tf.setBackend(candidate.tfName);
       if (!ok) {
-        tried.push({ name, ok: false, reason: `tfjs could not initialise the "${candidate.tfName}" backend` });
+        tried.push({
+          name,
+          ok: false,
+          reason: `tfjs could not initialise the "${candidate.tfName}" backend`,
+        });
         continue;
       }
       await tf.ready();
@@ -173,12 +180,13 @@ async function choose(order: BackendChoice[], source: BackendInfo['source']): Pr
  * a reason in `tried`, never a crash. Calling it again with the same choice returns the same answer without
  * re-initialising; a different choice switches the active backend.
  */
-export function initBackend(options: InitBackendOptions = {}): Promise<BackendInfo> {
+export async function initBackend(options: InitBackendOptions = {}): Promise<BackendInfo> {
   const { order, source } = resolveOrder(options);
   const key = `${source}:${order.join(',')}`;
   if (last !== undefined && last.key === key) {
-    const cached = last.result;
-    return cached.then((info) => (tf.getBackend() === info.tfBackend ? info : rerun()));
+    const info = await last.result;
+    // Someone (another call, or the user) may have switched backends since: then choose again.
+    if (tf.getBackend() === info.tfBackend) return info;
   }
   return rerun();
 

@@ -10,7 +10,13 @@ describe('registerWasmKernels', () => {
 
   it('makes the gradient of tf.gather work on wasm, with the right values', () => {
     expect(tf.getBackend()).toBe('wasm');
-    const table = tf.variable(tf.tensor2d([[1, 2], [3, 4], [5, 6]]));
+    const table = tf.variable(
+      tf.tensor2d([
+        [1, 2],
+        [3, 4],
+        [5, 6],
+      ]),
+    );
     const ids = tf.tensor1d([2, 0, 2], 'int32');
     // d/dtable Σ gather(table, [2, 0, 2]) counts how often each row is picked: row 0 once, row 1 never,
     // row 2 twice.

@@ -26,7 +26,8 @@ const unsortedSegmentSumWasm: tf.KernelFunc = ({ inputs, backend, attrs }) => {
   // segmentIds' shape is a prefix of x's shape; each id owns a contiguous block of `inner` values.
   const innerShape = x.shape.slice(segmentIds.shape.length);
   const inner = innerShape.reduce((a, b) => a * b, 1);
-  const out = x.dtype === 'int32' ? new Int32Array(numSegments * inner) : new Float32Array(numSegments * inner);
+  const out =
+    x.dtype === 'int32' ? new Int32Array(numSegments * inner) : new Float32Array(numSegments * inner);
   for (let i = 0; i < ids.length; i++) {
     const segment = ids[i] as number;
     // TensorFlow drops out-of-range (negative) ids rather than failing; keep that contract.

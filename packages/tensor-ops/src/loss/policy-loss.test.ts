@@ -10,12 +10,15 @@ import { vanillaLoss } from './vanilla-loss.js';
 
 const ln = Math.log;
 
-function run(kind: string, input: Omit<PolicyLossInput, 'logProbs' | 'oldLogProbs' | 'advantages' | 'mask'> & {
-  logProbs: number[][];
-  oldLogProbs: number[][];
-  advantages: number[][] | number[];
-  mask: number[][];
-}) {
+function run(
+  kind: string,
+  input: Omit<PolicyLossInput, 'logProbs' | 'oldLogProbs' | 'advantages' | 'mask'> & {
+    logProbs: number[][];
+    oldLogProbs: number[][];
+    advantages: number[][] | number[];
+    mask: number[][];
+  },
+) {
   return tf.tidy(() => {
     const adv = Array.isArray(input.advantages[0])
       ? tf.tensor2d(input.advantages as number[][])
@@ -78,14 +81,13 @@ describe('policyLoss', () => {
     const { loss, metrics } = run('vanilla', {
       logProbs: [[ln(1.25), ln(5)]],
       oldLogProbs: [[0, 0]],
-      advantages: [1, -1].map((a) => a) as number[],
+      advantages: [[1, -1]],
       mask: [[1, 1]],
       clipLow: 0.2,
       clipHigh: 0.28,
       dualClip: false,
     });
-    // Per-sequence advantages [B] = [1] broadcast: both tokens get A = +1 here, so tok2 = max(−5, −1.28).
-    expectClose(loss, [[-1.25, -1.28]]);
+    expectClose(loss, [[-1.25, 5]]);
     expect(metrics.clipfrac_dual).toBe(0);
   });
 
@@ -178,19 +180,30 @@ describe('policyLoss', () => {
     expectClose(loss, [[-2, 2.529512]]);
   });
 
-  const fdCases: { kind: string; mode: 'token-mean' | 'seq-mean-token-mean'; logProbs: number[][] }[] = [
+  const fdCases: {
+    kind: string;
+    mode: 'token-mean' | 'seq-mean-token-mean';
+    logProbs: number[][];
+    advantages?: number[][];
+  }[] = [
     // Ratios chosen away from the clip kinks: r ∈ {1.1, 0.9, 1.05, 0.95} unclipped, r = 1.5 / 5 clipped.
     { kind: 'vanilla', mode: 'token-mean', logProbs: [[ln(1.1) - 1, ln(0.9) - 1, ln(1.5) - 1, ln(5) - 1]] },
     { kind: 'gpg', mode: 'token-mean', logProbs: [[-0.7, -1.3, -0.2, -2]] },
     { kind: 'sapo', mode: 'token-mean', logProbs: [[-0.8, -1.4, -0.5, -1.1]] },
-    // GSPO's straight-through gradient equals the true gradient of its value under seq-mean-token-mean.
-    { kind: 'gspo', mode: 'seq-mean-token-mean', logProbs: [[-1.02, -0.99, -1.01, -0.98]] },
+    // GSPO's straight-through gradient equals the true gradient of its value under seq-mean-token-mean,
+    // given what GSPO assumes: one advantage per sequence.
+    {
+      kind: 'gspo',
+      mode: 'seq-mean-token-mean',
+      logProbs: [[-1.02, -0.99, -1.01, -0.98]],
+      advantages: [[1, 1, 1, 1]],
+    },
   ];
 
   for (const c of fdCases) {
     it(`${c.kind}: gradient matches finite differences`, () => {
       const old = tf.tensor2d([[-1, -1, -1, -1]]);
-      const adv = tf.tensor2d([[1, -1, 1, -1]]);
+      const adv = tf.tensor2d(c.advantages ?? [[1, -1, 1, -1]]);
       const mask = tf.tensor2d([[1, 1, 1, 1]]);
       const f = (lp: tf.Tensor): tf.Scalar =>
         tf.tidy(() => {
@@ -200,7 +213,9 @@ describe('policyLoss', () => {
         });
       const numeric = finiteDifference(f, c.logProbs);
       const analytic = analyticGradient(f, c.logProbs);
-      analytic[0]?.forEach((g, j) => expect(g).toBeCloseTo(numeric[0]?.[j] as number, 2));
+      analytic[0]?.forEach((g, j) => {
+        expect(g).toBeCloseTo(numeric[0]?.[j] as number, 2);
+      });
       // And the gradient is not trivially zero.
       expect(Math.max(...(analytic[0] as number[]).map(Math.abs))).toBeGreaterThan(0.05);
       tf.dispose([old, adv, mask]);
@@ -213,8 +228,16 @@ describe('policyLoss', () => {
       RegistryError,
     );
     expect(() => registerPolicyLoss('vanilla', vanillaLoss)).not.toThrow();
-    registerPolicyLoss('negated-gpg', (input) => ({ loss: tf.mul(input.advantages, input.logProbs), metrics: {} }));
-    const { loss } = run('negated-gpg', { logProbs: [[-2]], oldLogProbs: [[-2]], advantages: [3], mask: [[1]] });
+    registerPolicyLoss('negated-gpg', (input) => ({
+      loss: tf.mul(input.advantages, input.logProbs),
+      metrics: {},
+    }));
+    const { loss } = run('negated-gpg', {
+      logProbs: [[-2]],
+      oldLogProbs: [[-2]],
+      advantages: [3],
+      mask: [[1]],
+    });
     expectClose(loss, [[-6]]);
     expect(() => run('ppo2', { logProbs: [[0]], oldLogProbs: [[0]], advantages: [1], mask: [[1]] })).toThrow(
       /Unknown policy loss "ppo2".*vanilla/,

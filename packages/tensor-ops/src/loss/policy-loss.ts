@@ -66,7 +66,10 @@ export function resolvePolicyLossInput(input: PolicyLossInput): ResolvedPolicyLo
   check2d('mask', mask, logProbs.shape);
   const shape = logProbs.shape as [number, number];
   if (advantages.rank === 1 ? advantages.shape[0] !== shape[0] : advantages.rank !== 2) {
-    throw new InvalidArgumentError('advantages', `expected shape [${shape[0]}] or [${shape}], got [${advantages.shape}]`);
+    throw new InvalidArgumentError(
+      'advantages',
+      `expected shape [${shape[0]}] or [${shape}], got [${advantages.shape}]`,
+    );
   }
   if (advantages.rank === 2) check2d('advantages', advantages, shape);
   const clipLow = checkNumber('clipLow', input.clipLow ?? 0.2, (v) => v >= 0 && v < 1, 'a number in [0, 1)');

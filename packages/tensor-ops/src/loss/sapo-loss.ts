@@ -10,8 +10,17 @@ import type { PolicyLossFn } from './policy-loss-types.js';
  * (a diagnostic band: nothing is clipped).
  */
 export const sapoLoss: PolicyLossFn = (input) => {
-  const { logProbs, oldLogProbs, advantages: adv, mask, clipLow, clipHigh, logRatioClamp, tauPos, tauNeg } =
-    input;
+  const {
+    logProbs,
+    oldLogProbs,
+    advantages: adv,
+    mask,
+    clipLow,
+    clipHigh,
+    logRatioClamp,
+    tauPos,
+    tauNeg,
+  } = input;
   const metrics: Record<string, tf.Scalar> = {};
   const loss = tf.tidy(() => {
     const logRatio = tf.clipByValue(tf.sub(logProbs, oldLogProbs), -logRatioClamp, logRatioClamp);

@@ -22,7 +22,10 @@ export const vanillaLoss: PolicyLossFn = (input) => {
     metrics.approx_kl = tf.keep(maskedMean(tf.neg(logRatio), mask));
     metrics.clipfrac = tf.keep(maskedMean(tf.cast(tf.greater(clipped, unclipped), 'float32'), mask));
     metrics.clipfrac_high = tf.keep(
-      maskedMean(tf.cast(tf.logicalAnd(tf.greater(ratio, 1 + clipHigh), tf.greater(adv, 0)), 'float32'), mask),
+      maskedMean(
+        tf.cast(tf.logicalAnd(tf.greater(ratio, 1 + clipHigh), tf.greater(adv, 0)), 'float32'),
+        mask,
+      ),
     );
     metrics.clipfrac_low = tf.keep(
       maskedMean(tf.cast(tf.logicalAnd(tf.less(ratio, 1 - clipLow), negative), 'float32'), mask),

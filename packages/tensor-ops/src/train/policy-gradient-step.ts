@@ -1,6 +1,11 @@
 import { InvalidArgumentError } from '@skillrl/core';
 import * as tf from '@tensorflow/tfjs';
-import { type AggregationMode, aggregateLoss, checkAggregationMode, lossNormalizer } from '../aggregate/aggregate-loss.js';
+import {
+  type AggregationMode,
+  aggregateLoss,
+  checkAggregationMode,
+  lossNormalizer,
+} from '../aggregate/aggregate-loss.js';
 import { type KlKind, klPenalty, resolveKlKind } from '../kl/kl-penalty.js';
 import { getPolicyLoss, policyLoss } from '../loss/policy-loss.js';
 import { maskedMean } from '../ops/masked-mean.js';
@@ -93,7 +98,10 @@ function sliceRows<I>(inputs: I, start: number, end: number, slice?: (i: I, s: n
 function positive(name: string, value: number | undefined, integer: boolean): void {
   if (value === undefined) return;
   if (!(value > 0) || (integer && !Number.isInteger(value))) {
-    throw new InvalidArgumentError(name, `expected a ${integer ? 'positive integer' : 'number > 0'}, got ${value}`);
+    throw new InvalidArgumentError(
+      name,
+      `expected a ${integer ? 'positive integer' : 'number > 0'}, got ${value}`,
+    );
   }
 }
 
@@ -119,9 +127,13 @@ export async function policyGradientStep<I>(
     throw new InvalidArgumentError('options.kl.coef', `expected a number >= 0, got ${options.kl.coef}`);
   }
   const entropyCoef = options.entropyCoef ?? 0;
-  if (!(entropyCoef >= 0)) throw new InvalidArgumentError('options.entropyCoef', `expected >= 0, got ${entropyCoef}`);
+  if (!(entropyCoef >= 0))
+    throw new InvalidArgumentError('options.entropyCoef', `expected >= 0, got ${entropyCoef}`);
   if (klKind !== undefined && batch.refLogProbs === undefined) {
-    throw new InvalidArgumentError('batch.refLogProbs', 'options.kl is set, so the batch needs reference log-probs');
+    throw new InvalidArgumentError(
+      'batch.refLogProbs',
+      'options.kl is set, so the batch needs reference log-probs',
+    );
   }
   const variables = [...model.trainableVariables];
   if (variables.length === 0) {
@@ -143,6 +155,18 @@ export async function policyGradientStep<I>(
     const advantages = take('advantages', batch.advantages);
     const oldLogProbs = batch.oldLogProbs === undefined ? undefined : take('oldLogProbs', batch.oldLogProbs);
     const refLogProbs = batch.refLogProbs === undefined ? undefined : take('refLogProbs', batch.refLogProbs);
+    // Checked on the whole batch: a micro-batch slice of a too-long tensor would pass silently.
+    const expectRows = (name: string, t: tf.Tensor | undefined, allowVector: boolean): void => {
+      if (t === undefined) return;
+      const ok = t.shape[0] === B && (t.rank === 2 ? t.shape[1] === T : allowVector && t.rank === 1);
+      if (!ok) {
+        const want = allowVector ? `[${B}] or [${B}, ${T}]` : `[${B}, ${T}]`;
+        throw new InvalidArgumentError(`batch.${name}`, `expected ${want} like batch.mask, got [${t.shape}]`);
+      }
+    };
+    expectRows('advantages', advantages, true);
+    expectRows('oldLogProbs', oldLogProbs, false);
+    expectRows('refLogProbs', refLogProbs, false);
 
     // The normaliser of the full batch, not of each micro-batch: this is what makes accumulation exact.
     const maskValues = await mask.data();
@@ -158,7 +182,8 @@ export async function policyGradientStep<I>(
     let microBatches = 0;
     for (let start = 0; start < B; start += size) {
       const end = Math.min(B, start + size);
-      const rows = (t: tf.Tensor): tf.Tensor => (t.rank === 1 ? tf.slice(t, start, end - start) : tf.slice(t, [start, 0], [end - start, T]));
+      const rows = (t: tf.Tensor): tf.Tensor =>
+        t.rank === 1 ? tf.slice(t, start, end - start) : tf.slice(t, [start, 0], [end - start, T]);
       const slices = tf.tidy(() => ({
         mask: rows(mask),
         advantages: rows(advantages),
@@ -167,9 +192,20 @@ export async function policyGradientStep<I>(
       }));
       let microTokens = 0;
       for (let i = start * T; i < end * T; i++) microTokens += maskValues[i] as number;
-      const microInputs = sliceRows(batch.inputs, start, end, options.sliceInputs);
+      const whole = start === 0 && end === B;
+      const microInputs = whole ? batch.inputs : sliceRows(batch.inputs, start, end, options.sliceInputs);
       const metrics: Record<string, tf.Scalar> = {};
-      const { value, grads: micro } = tf.variableGrads(() => {
+      const run = () => {
+        try {
+          return tf.variableGrads(forward, variables);
+        } catch (error) {
+          // Tensors kept inside the forward pass would outlive a failed step.
+          tf.dispose(Object.values(metrics));
+          for (const t of Object.values(slices)) if (t) t.dispose();
+          throw error;
+        }
+      };
+      const forward = (): tf.Scalar => {
         const raw = model.logProbs(microInputs);
         const out: LogProbOutput = raw instanceof tf.Tensor ? { logProbs: raw } : raw;
         const logProbs = out.logProbs;
@@ -205,13 +241,20 @@ export async function policyGradientStep<I>(
         if (out.entropy !== undefined) {
           metrics.entropy = tf.keep(maskedMean(out.entropy, slices.mask));
           if (entropyCoef > 0) {
-            total = tf.sub(total, tf.mul(aggregateLoss(out.entropy, slices.mask, mode, aggregate), entropyCoef));
+            total = tf.sub(
+              total,
+              tf.mul(aggregateLoss(out.entropy, slices.mask, mode, aggregate), entropyCoef),
+            );
           }
         } else if (entropyCoef > 0) {
-          throw new InvalidArgumentError('options.entropyCoef', 'the model returned no entropy to add a bonus for');
+          throw new InvalidArgumentError(
+            'options.entropyCoef',
+            'the model returned no entropy to add a bonus for',
+          );
         }
         return total as tf.Scalar;
-      }, variables);
+      };
+      const { value, grads: micro } = run();
       metrics.loss = value;
       for (const m of Object.values(metrics)) kept.push(m);
       for (const t of Object.values(slices)) if (t) t.dispose();
@@ -281,7 +324,10 @@ export async function policyGradientStep<I>(
   }
 }
 
-function mapValues(map: Record<string, tf.Tensor>, f: (t: tf.Tensor) => tf.Tensor): Record<string, tf.Tensor> {
+function mapValues(
+  map: Record<string, tf.Tensor>,
+  f: (t: tf.Tensor) => tf.Tensor,
+): Record<string, tf.Tensor> {
   const out: Record<string, tf.Tensor> = {};
   for (const [k, v] of Object.entries(map)) out[k] = f(v);
   return out;
