@@ -1,5 +1,5 @@
-// Child process for the run-store crash test: appends large fixed-size records (and a snapshot every few
-// records) until it is killed. Uses the built package, as a user would.
+// Child process for the run-store crash test: appends large fixed-size records (and a snapshot every other
+// record) until it is killed. Uses the built package, as a user would.
 import { openRunStore } from '../dist/index.js';
 
 const [dir, recordBytes] = process.argv.slice(2);
@@ -14,5 +14,5 @@ for (;;) {
   store.append('rollouts', { seq: String(seq).padStart(8, '0'), payload });
   store.append('events', { type: 'rollout', seq });
   seq++;
-  if (seq % 3 === 0) store.writeSnapshot('progress', { seq, note: 'x'.repeat(100_000) });
+  if (seq % 2 === 0) store.writeSnapshot('progress', { seq, note: 'x'.repeat(100_000) });
 }
