@@ -78,4 +78,6 @@ export interface HouseholdGame {
   grammar: Grammar;
   /** The player's name (`alice` in the multi-agent fixture). */
   agentName: string;
+  /** A game file's own winning commands, when it has them. */
+  walkthrough?: readonly string[];
 }

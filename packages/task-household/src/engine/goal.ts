@@ -28,7 +28,9 @@ export function describeGoal(goal: HouseholdGoal, variant: 0 | 1): string {
     case 'pick_and_place_simple':
       return variant === 0 ? `put a ${o} in ${r}` : `put some ${o} on ${r}`;
     case 'look_at_obj_in_light':
-      return variant === 0 ? `look at ${o} under the ${goal.lampKind}` : `examine the ${o} with the ${goal.lampKind}`;
+      return variant === 0
+        ? `look at ${o} under the ${goal.lampKind}`
+        : `examine the ${o} with the ${goal.lampKind}`;
     case 'pick_clean_then_place_in_recep':
       return variant === 0 ? `put a clean ${o} in ${r}` : `clean some ${o} and put it in ${r}`;
     case 'pick_heat_then_place_in_recep':

@@ -82,7 +82,9 @@ export class Grammar {
   rhs(symbol: string): string | undefined {
     const rule = this.rules.get(symbol)?.[0];
     if (!rule) return undefined;
-    return rule.segments.map((s) => (s.kind === 'text' ? s.text : s.kind === 'ref' ? `#${s.symbol}#` : '')).join('');
+    return rule.segments
+      .map((s) => (s.kind === 'text' ? s.text : s.kind === 'ref' ? `#${s.symbol}#` : ''))
+      .join('');
   }
 
   /** Renders `#symbol#` in a context. */
@@ -129,7 +131,8 @@ export class Grammar {
     const t = this.templates[action];
     if (!t) throw new InvalidArgumentError('grammar action', `"${action}" has no template in this grammar`);
     let out = t.parts[0] ?? '';
-    for (let i = 0; i < t.slots.length; i++) out += (args[t.slots[i] as string] ?? '') + (t.parts[i + 1] ?? '');
+    for (let i = 0; i < t.slots.length; i++)
+      out += (args[t.slots[i] as string] ?? '') + (t.parts[i + 1] ?? '');
     return out;
   }
 
@@ -184,7 +187,10 @@ function compileRhs(rhs: string): Segment[] {
       if (end > 0) {
         flush();
         const expr = rhs.slice(i + 2, end).split('|')[0] ?? '';
-        segments.push({ kind: 'list', withArticle: expr.includes('indefinite') || expr.includes('#overview') });
+        segments.push({
+          kind: 'list',
+          withArticle: expr.includes('indefinite') || expr.includes('#overview'),
+        });
         i = end + 2;
         continue;
       }
@@ -221,7 +227,10 @@ function parseCondition(condition: string | undefined): string[] {
  */
 export function parseGrammar(source: string): Grammar {
   if (typeof source !== 'string' || !source.includes('grammar ::')) {
-    throw new InvalidArgumentError('grammar', 'expected the text of a TextWorld .twl2 grammar (`grammar :: """…"""`)');
+    throw new InvalidArgumentError(
+      'grammar',
+      'expected the text of a TextWorld .twl2 grammar (`grammar :: """…"""`)',
+    );
   }
   const symbols: Record<string, GrammarRule[]> = {};
   const blockRe = /grammar :: """([\s\S]*?)"""/g;
@@ -232,7 +241,9 @@ export function parseGrammar(source: string): Grammar {
     try {
       json = JSON.parse(m[1] as string);
     } catch (cause) {
-      throw new InvalidArgumentError('grammar', `block ${n} is not valid JSON: ${(cause as Error).message}`, { cause });
+      throw new InvalidArgumentError('grammar', `block ${n} is not valid JSON: ${(cause as Error).message}`, {
+        cause,
+      });
     }
     for (const [symbol, rules] of Object.entries(json)) {
       symbols[symbol] = rules.map((r) => ({ condition: parseCondition(r.condition), rhs: r.rhs }));

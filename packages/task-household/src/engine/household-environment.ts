@@ -2,7 +2,7 @@ import type { Environment, StepResult } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
 import type { HouseholdGame } from './game.js';
 import type { RenderContext } from './grammar.js';
-import { evaluateFormula } from './pddl-formula.js';
+import { evaluateFormula, type FormulaModel } from './pddl-formula.js';
 import { createStateModel } from './state-model.js';
 
 /** ALFWorld's episode limit. */
@@ -74,7 +74,7 @@ export class HouseholdEnvironment implements Environment {
   private readonly lamps: number[];
   private readonly introOrder: string[];
   private readonly prefix: string;
-  private readonly formulaModel;
+  private readonly formulaModel: FormulaModel | undefined;
 
   constructor(game: HouseholdGame, options: HouseholdEnvironmentOptions = {}) {
     const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
@@ -99,7 +99,9 @@ export class HouseholdEnvironment implements Environment {
     this.sliced = new Uint8Array(nO);
     this.innerOf = new Int16Array(nO);
     this.recAtLocation = game.locations.map(() => []);
-    game.receptacles.forEach((r, i) => this.recAtLocation[r.location]?.push(i));
+    game.receptacles.forEach((r, i) => {
+      this.recAtLocation[r.location]?.push(i);
+    });
     this.gotoCommands = game.receptacles.map((r) => game.grammar.command('GotoLocation', { r: r.name }));
     this.accepts = new Uint8Array(nR * nO);
     for (let r = 0; r < nR; r++) {
@@ -194,7 +196,12 @@ export class HouseholdEnvironment implements Environment {
 
   step(action: string): StepResult {
     if (this.done) {
-      return { observation: NOTHING_HAPPENS, reward: 0, done: true, info: { won: this.won, steps: this.steps } };
+      return {
+        observation: NOTHING_HAPPENS,
+        reward: 0,
+        done: true,
+        info: { won: this.won, steps: this.steps },
+      };
     }
     this.steps++;
     if (!this.actions) this.build();
@@ -220,7 +227,8 @@ export class HouseholdEnvironment implements Environment {
 
   /** Whether the game's goal holds now. */
   goalReached(): boolean {
-    if (this.formulaModel && this.game.goalFormula) return evaluateFormula(this.game.goalFormula, this.formulaModel);
+    if (this.formulaModel && this.game.goalFormula)
+      return evaluateFormula(this.game.goalFormula, this.formulaModel);
     const goal = this.game.goal;
     if (goal.family === 'look_at_obj_in_light') {
       if (this.holding < 0 || !this.goalObject[this.holding]) return false;
@@ -292,7 +300,8 @@ export class HouseholdEnvironment implements Environment {
     };
     const here = this.recAtLocation[this.agentLocation] ?? [];
     for (let r = 0; r < this.gotoCommands.length; r++) {
-      if (game.receptacles[r]?.location !== this.agentLocation) add(this.gotoCommands[r] as string, encode(GOTO, r));
+      if (game.receptacles[r]?.location !== this.agentLocation)
+        add(this.gotoCommands[r] as string, encode(GOTO, r));
     }
     const held = this.holding;
     const heldObj = held >= 0 ? game.objects[held] : undefined;
@@ -332,8 +341,10 @@ export class HouseholdEnvironment implements Environment {
             add(move, code);
           }
         }
-        if (rec.kind === 'microwave' && heldObj.heatable) add(g.command('HeatObject', { o: on, r: rn }), encode(HEAT, held, r));
-        if (rec.kind === 'fridge' && heldObj.coolable) add(g.command('CoolObject', { o: on, r: rn }), encode(COOL, held, r));
+        if (rec.kind === 'microwave' && heldObj.heatable)
+          add(g.command('HeatObject', { o: on, r: rn }), encode(HEAT, held, r));
+        if (rec.kind === 'fridge' && heldObj.coolable)
+          add(g.command('CoolObject', { o: on, r: rn }), encode(COOL, held, r));
         if (rec.kind === 'sinkbasin' && heldObj.cleanable) {
           add(g.command('CleanObject', { o: on, r: rn }), encode(CLEAN, held, r));
         }
@@ -458,23 +469,22 @@ export class HouseholdEnvironment implements Environment {
       return floor;
     };
     const here = this.recAtLocation[this.agentLocation] ?? [];
-    const self = this;
     const list = (symbol: string): readonly string[] => {
       switch (symbol) {
         case 'examineReceptacle.feedback':
-          return r >= 0 ? self.objectsIn(r) : [];
+          return r >= 0 ? this.objectsIn(r) : [];
         case 'inventory.feedback':
-          return self.holding >= 0 ? [game.objects[self.holding]?.name as string] : [];
+          return this.holding >= 0 ? [game.objects[this.holding]?.name as string] : [];
         case 'look-variations':
           return here.map((i) => game.receptacles[i]?.name as string);
         case 'list_objects_on_the_floor':
           return getFloor();
         case 'list_appliances':
-          return self.introOrder;
+          return this.introOrder;
         case 'examineObject.feedback': {
           const inner: string[] = [];
-          for (let i = 0; i < self.innerOf.length; i++) {
-            if (self.innerOf[i] === o) inner.push(game.objects[i]?.name as string);
+          for (let i = 0; i < this.innerOf.length; i++) {
+            if (this.innerOf[i] === o) inner.push(game.objects[i]?.name as string);
           }
           return inner;
         }
@@ -491,25 +501,25 @@ export class HouseholdEnvironment implements Environment {
           case 'openable':
             return rec?.openable === true;
           case 'opened':
-            return r >= 0 && self.opened[r] === 1;
+            return r >= 0 && this.opened[r] === 1;
           case 'holdsany':
-            return self.holding >= 0;
+            return this.holding >= 0;
           case 'isreceptacleobject':
             return obj?.receptacleObject === true;
           case 'isclean':
-            return o >= 0 && self.clean[o] === 1;
+            return o >= 0 && this.clean[o] === 1;
           case 'ishot':
-            return o >= 0 && self.hot[o] === 1;
+            return o >= 0 && this.hot[o] === 1;
           case 'iscool':
-            return o >= 0 && self.cool[o] === 1;
+            return o >= 0 && this.cool[o] === 1;
           case 'issliced':
-            return o >= 0 && self.sliced[o] === 1;
+            return o >= 0 && this.sliced[o] === 1;
           case 'toggleable':
             return obj?.toggleable === true;
           case 'istoggled':
-            return o >= 0 && self.toggled[o] === 1;
+            return o >= 0 && this.toggled[o] === 1;
           case 'not_istoggled':
-            return o >= 0 && self.toggled[o] !== 1;
+            return o >= 0 && this.toggled[o] !== 1;
           case 'sliceable':
             return obj?.sliceable === true;
           case 'atlocation':

@@ -16,7 +16,8 @@ export interface FormulaModel {
 }
 
 function parseVars(list: SExpr): Array<{ name: string; type?: string }> {
-  if (!Array.isArray(list)) throw new InvalidArgumentError('goal', `expected a variable list, got ${String(list)}`);
+  if (!Array.isArray(list))
+    throw new InvalidArgumentError('goal', `expected a variable list, got ${String(list)}`);
   const out: Array<{ name: string; type?: string }> = [];
   let pending: string[] = [];
   for (let i = 0; i < list.length; i++) {
@@ -24,7 +25,8 @@ function parseVars(list: SExpr): Array<{ name: string; type?: string }> {
     if (typeof tok !== 'string') throw new InvalidArgumentError('goal', 'a variable list holds only symbols');
     if (tok === '-') {
       const type = list[++i];
-      if (typeof type !== 'string') throw new InvalidArgumentError('goal', 'a `-` in a variable list needs a type');
+      if (typeof type !== 'string')
+        throw new InvalidArgumentError('goal', 'a `-` in a variable list needs a type');
       for (const name of pending) out.push({ name: name.toLowerCase(), type: type.toLowerCase() });
       pending = [];
     } else {
@@ -55,7 +57,8 @@ export function parseFormula(expr: SExpr): PddlFormula {
         op: 'atom',
         predicate: head,
         args: expr.slice(1).map((a) => {
-          if (typeof a !== 'string') throw new InvalidArgumentError('goal', `atom ${head} has a nested argument`);
+          if (typeof a !== 'string')
+            throw new InvalidArgumentError('goal', `atom ${head} has a nested argument`);
           return a.toLowerCase();
         }),
       };
@@ -63,7 +66,11 @@ export function parseFormula(expr: SExpr): PddlFormula {
 }
 
 /** Evaluates a formula; variables bind by backtracking over their type's constants. */
-export function evaluateFormula(formula: PddlFormula, model: FormulaModel, env: Map<string, string> = new Map()): boolean {
+export function evaluateFormula(
+  formula: PddlFormula,
+  model: FormulaModel,
+  env: Map<string, string> = new Map(),
+): boolean {
   switch (formula.op) {
     case 'atom':
       return model.atom(
@@ -98,7 +105,10 @@ export function evaluateFormula(formula: PddlFormula, model: FormulaModel, env: 
 }
 
 /** Every atom of a formula, with its polarity, for reading a goal's shape. */
-export function formulaAtoms(formula: PddlFormula, positive = true): Array<{ predicate: string; args: readonly string[]; positive: boolean }> {
+export function formulaAtoms(
+  formula: PddlFormula,
+  positive = true,
+): Array<{ predicate: string; args: readonly string[]; positive: boolean }> {
   switch (formula.op) {
     case 'atom':
       return [{ predicate: formula.predicate, args: formula.args, positive }];

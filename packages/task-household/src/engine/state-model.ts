@@ -35,6 +35,8 @@ export function createStateModel(env: HouseholdEnvironment): FormulaModel | unde
     atom(predicate, args) {
       const [x, y] = args;
       switch (predicate) {
+        case '=':
+          return x === y;
         case 'atlocation':
           if (x === pddl.player) return loc.get(y ?? '') === env.agentLocation;
           break;

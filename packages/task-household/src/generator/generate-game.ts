@@ -94,7 +94,12 @@ function buildGame(combo: GoalCombo, rng: Rng): HouseholdGame {
   for (const kind of Object.keys(room.receptacles)) {
     const n = counts.get(kind) ?? 0;
     for (let i = 1; i <= n; i++) {
-      receptacles.push({ name: `${kind} ${i}`, kind, openable: isOpenableKind(kind), location: receptacles.length + 1 });
+      receptacles.push({
+        name: `${kind} ${i}`,
+        kind,
+        openable: isOpenableKind(kind),
+        location: receptacles.length + 1,
+      });
     }
   }
   const byKind = (kinds: readonly string[]): number[] =>

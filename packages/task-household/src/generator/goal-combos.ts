@@ -1,5 +1,5 @@
-import { HOUSEHOLD_FAMILIES, type HouseholdFamily } from '../families.js';
 import { familyState } from '../engine/goal.js';
+import { HOUSEHOLD_FAMILIES, type HouseholdFamily } from '../families.js';
 import { OBJECT_KINDS, type ObjectKind } from '../vocabulary/object-types.js';
 import { APPLIANCES, LAMP_HOSTS } from '../vocabulary/receptacle-types.js';
 import { ROOMS, type RoomKind } from '../vocabulary/rooms.js';
@@ -78,7 +78,10 @@ function buildCombos(): GoalCombo[] {
 let cache: { seen: Map<HouseholdFamily, GoalCombo[]>; unseen: Map<HouseholdFamily, GoalCombo[]> } | undefined;
 
 /** Goal combinations per family: `seen` (train, valid_seen) and `unseen` (valid_unseen only). */
-export function goalCombos(): { seen: Map<HouseholdFamily, GoalCombo[]>; unseen: Map<HouseholdFamily, GoalCombo[]> } {
+export function goalCombos(): {
+  seen: Map<HouseholdFamily, GoalCombo[]>;
+  unseen: Map<HouseholdFamily, GoalCombo[]>;
+} {
   if (cache) return cache;
   const seen = new Map<HouseholdFamily, GoalCombo[]>(HOUSEHOLD_FAMILIES.map((f) => [f, []]));
   const unseen = new Map<HouseholdFamily, GoalCombo[]>(HOUSEHOLD_FAMILIES.map((f) => [f, []]));

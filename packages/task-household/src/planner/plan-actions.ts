@@ -3,11 +3,19 @@ import type { HouseholdEnvironment } from '../engine/household-environment.js';
 import { NOTHING_HAPPENS } from '../engine/household-environment.js';
 import { familyAppliance } from '../generator/goal-combos.js';
 
+const SYMBOL = Symbol.for('skillrl.error.household-plan');
+
 /** The planner found no way on (an unsolvable game) or the engine refused one of its steps. */
 export class PlanError extends SkillrlError {
   constructor(message: string) {
     super('SKILLRL_HOUSEHOLD_PLAN', message);
+    // A marker rather than instanceof: it survives two copies of the package side by side.
+    Object.defineProperty(this, SYMBOL, { value: true });
     this.name = 'PlanError';
+  }
+
+  static override isInstance(error: unknown): error is PlanError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[SYMBOL] === true;
   }
 }
 
@@ -88,7 +96,7 @@ function nextAction(sim: HouseholdEnvironment): string {
   if (goal.family === 'look_at_obj_in_light') {
     if (held >= 0 && !isGoal(held)) return drop(sim, held);
     if (held < 0) return take(sim, pickGoalObject(sim, isGoal, -1));
-    const lamp = game.objects.findIndex((x) => x.toggleable && x.kind === goal.lampKind && true);
+    const lamp = game.objects.findIndex((x) => x.toggleable && x.kind === goal.lampKind);
     if (lamp < 0) throw new PlanError(`the game has no ${goal.lampKind}`);
     const r = sim.objectIn[lamp] as number;
     const rec = game.receptacles[r];
@@ -104,7 +112,8 @@ function nextAction(sim: HouseholdEnvironment): string {
     let best = -1;
     for (const r of targets) {
       let n = 0;
-      for (let o = 0; o < sim.objectIn.length; o++) if (sim.objectIn[o] === r && isGoal(o) && sim.stateOk(o)) n++;
+      for (let o = 0; o < sim.objectIn.length; o++)
+        if (sim.objectIn[o] === r && isGoal(o) && sim.stateOk(o)) n++;
       if (n > best) {
         best = n;
         target = r;

@@ -21,11 +21,7 @@ const BED_SURFACES = ['bed', 'desk', 'dresser', 'sidetable', 'shelf', 'armchair'
 const SMALL_THINGS = [...LIVING_SURFACES, ...BED_SURFACES, 'drawer', 'cabinet', 'shelf', 'safe'];
 const BATH_SHELVES = ['countertop', 'cabinet', 'shelf', 'drawer', 'toilet'];
 
-function kind(
-  name: string,
-  flags: string,
-  places: readonly string[],
-): ObjectKind {
+function kind(name: string, flags: string, places: readonly string[]): ObjectKind {
   return {
     name,
     heatable: flags.includes('H'),

@@ -88,7 +88,7 @@ const HARNESS = String.raw`const __skillrlRegister = (function () {
       const original = obj[key];
       if (typeof original !== 'function' || /^[A-Z]/.test(key) || original === writeSync || original === readSync) continue;
       const flag = (e) => { if (e && e.code === 'ERR_ACCESS_DENIED') emit('violation ' + prefix + '.' + key); };
-      lock(obj, key, function () {
+      const wrapper = function () {
         const args = Array.prototype.slice.call(arguments);
         const last = args[args.length - 1];
         if (typeof last === 'function') args[args.length - 1] = function (err) { flag(err); return last.apply(this, arguments); };
@@ -96,7 +96,12 @@ const HARNESS = String.raw`const __skillrlRegister = (function () {
         try { result = original.apply(this, args); } catch (e) { flag(e); throw e; }
         if (result && typeof result.then === 'function') result.then(undefined, flag);
         return result;
-      });
+      };
+      // Keep what hangs off the original (realpathSync.native, util.promisify.custom...).
+      for (const k of Reflect.ownKeys(original)) {
+        try { defineProperty(wrapper, k, Object.getOwnPropertyDescriptor(original, k)); } catch (e) {}
+      }
+      lock(obj, key, wrapper);
     }
   };
   watch(fs.promises, 'fs.promises');
@@ -142,7 +147,10 @@ export function parseHarnessLine(line: string, nonce: string): HarnessLine | und
   const error = (text: string) => {
     try {
       const e = JSON.parse(text) as { code?: unknown; message?: unknown };
-      return { code: typeof e.code === 'string' ? e.code : '', message: typeof e.message === 'string' ? e.message : '' };
+      return {
+        code: typeof e.code === 'string' ? e.code : '',
+        message: typeof e.message === 'string' ? e.message : '',
+      };
     } catch {
       return { code: '', message: text };
     }
@@ -154,7 +162,11 @@ export function parseHarnessLine(line: string, nonce: string): HarnessLine | und
       return { kind, index: Number(rest) };
     case 'fail': {
       const sp = rest.indexOf(' ');
-      return { kind, index: Number(sp < 0 ? rest : rest.slice(0, sp)), ...error(sp < 0 ? '' : rest.slice(sp + 1)) };
+      return {
+        kind,
+        index: Number(sp < 0 ? rest : rest.slice(0, sp)),
+        ...error(sp < 0 ? '' : rest.slice(sp + 1)),
+      };
     }
     case 'violation':
       return { kind, what: rest };

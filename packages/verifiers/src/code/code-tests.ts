@@ -1,7 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { Script } from 'node:vm';
-import { InvalidArgumentError, MissingFieldError, type Task, type Trajectory, type Verdict, type Verifier } from '@skillrl/core';
-import { answerOf, checkThreshold, makeVerdict } from '../shared/index.js';
+import {
+  InvalidArgumentError,
+  MissingFieldError,
+  type Task,
+  type Trajectory,
+  type Verdict,
+} from '@skillrl/core';
+import { type AsyncVerifier, answerOf, checkThreshold, makeVerdict } from '../shared/index.js';
 import { buildHarness } from './build-harness.js';
 import type { CodeTest, CodeTestInput } from './code-test.js';
 import { extractCode } from './extract-code.js';
@@ -36,22 +42,33 @@ export interface CodeTestsOptions {
   threshold?: number;
 }
 
-const MEMORY_SIGNS = /heap out of memory|Array buffer allocation failed|allocation failed|Cannot allocate memory|out of memory/i;
+const MEMORY_SIGNS =
+  /heap out of memory|Array buffer allocation failed|allocation failed|Cannot allocate memory|out of memory/i;
 
 function toTests(component: string, raw: unknown, where: string): CodeTest[] {
   if (!Array.isArray(raw) || raw.length === 0) {
-    throw new InvalidArgumentError(where, `${component} expected a non-empty array of tests (strings or { name, code })`);
+    throw new InvalidArgumentError(
+      where,
+      `${component} expected a non-empty array of tests (strings or { name, code })`,
+    );
   }
   return raw.map((t, i) => {
     const test = typeof t === 'string' ? { code: t } : (t as Partial<CodeTest>);
     if (!test || typeof test.code !== 'string') {
-      throw new InvalidArgumentError(`${where}[${i}]`, 'expected a string or { name?: string, code: string }');
+      throw new InvalidArgumentError(
+        `${where}[${i}]`,
+        'expected a string or { name?: string, code: string }',
+      );
     }
     try {
       // Compile (never run) each test here, so a broken test is the task author's error, not the model's 0.
       new Script(`(async function (assert) {\n${test.code}\n})`);
     } catch (cause) {
-      throw new InvalidArgumentError(`${where}[${i}]`, `the test does not compile: ${(cause as Error).message}`, { cause });
+      throw new InvalidArgumentError(
+        `${where}[${i}]`,
+        `the test does not compile: ${(cause as Error).message}`,
+        { cause },
+      );
     }
     return { name: test.name ?? `test ${i + 1}`, code: test.code };
   });
@@ -59,7 +76,10 @@ function toTests(component: string, raw: unknown, where: string): CodeTest[] {
 
 function positive(component: string, key: string, value: number): number {
   if (!(Number.isFinite(value) && value > 0)) {
-    throw new InvalidArgumentError(`${component} options.${key}`, `expected a number > 0, got ${String(value)}`);
+    throw new InvalidArgumentError(
+      `${component} options.${key}`,
+      `expected a number > 0, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -69,18 +89,24 @@ function positive(component: string, key: string, value: number): number {
  * passed; a program that is killed (time, memory, output), crashes or exits before the tests finish, or
  * attempts a blocked operation (with `onViolation: 'zero'`), scores 0 and the reason says which.
  */
-export function codeTests(options: CodeTestsOptions = {}): Verifier {
+export function codeTests(options: CodeTestsOptions = {}): AsyncVerifier {
   const name = options.name ?? 'codeTests';
   const threshold = checkThreshold(name, options.threshold, 1);
   const timeoutMs = positive(name, 'timeoutMs', options.timeoutMs ?? 5000);
   const heapMb = Math.round(positive(name, 'memoryMb', options.memoryMb ?? 128));
-  const addressSpaceMb = options.addressSpaceMb === null ? null : Math.round(options.addressSpaceMb ?? heapMb + 1024);
+  const addressSpaceMb =
+    options.addressSpaceMb === null ? null : Math.round(options.addressSpaceMb ?? heapMb + 1024);
   const outputLimitBytes = positive(name, 'outputLimitBytes', options.outputLimitBytes ?? 1 << 20);
-  const concurrency = Math.max(1, Math.floor(positive(name, 'concurrency', options.concurrency ?? availableParallelism())));
+  const concurrency = Math.max(
+    1,
+    Math.floor(positive(name, 'concurrency', options.concurrency ?? availableParallelism())),
+  );
   const nodePath = options.nodePath ?? process.execPath;
   const network = options.network ?? 'auto';
   const limit = limitConcurrency(concurrency);
-  const fixedTests = Array.isArray(options.tests) ? toTests(name, options.tests, `${name} options.tests`) : undefined;
+  const fixedTests = Array.isArray(options.tests)
+    ? toTests(name, options.tests, `${name} options.tests`)
+    : undefined;
 
   return {
     name,
@@ -96,19 +122,34 @@ export function codeTests(options: CodeTestsOptions = {}): Verifier {
             : toTests(name, task.metadata.tests, `task "${task.id}" metadata.tests`));
       const support = await probeSandbox(nodePath);
       if (network === 'namespace' && !support.namespaces) {
-        throw new InvalidArgumentError(`${name} options.network`, '"namespace" was required but unshare -rnpf does not work here; use "auto"');
+        throw new InvalidArgumentError(
+          `${name} options.network`,
+          '"namespace" was required but unshare -rnpf does not work here; use "auto"',
+        );
       }
       const answer = (options.extract ?? answerOf)(trajectory);
       const solution = (options.extractCode ?? extractCode)(answer);
       const run = await limit(() =>
         runSandboxed(
           buildHarness(solution, tests),
-          { timeoutMs, heapMb, addressSpaceMb, outputLimitBytes },
+          // The CPU cap is generous (4× the wall-clock limit + 2 s) because GC threads make CPU time run faster
+          // than the clock: the parent's timer is meant to fire first, the cap only catches orphans.
+          {
+            timeoutMs,
+            heapMb,
+            addressSpaceMb,
+            outputLimitBytes,
+            cpuSeconds: Math.ceil(timeoutMs / 1000) * 4 + 2,
+          },
           support,
           { nodePath, network: network === 'namespace' ? 'auto' : network },
         ),
       );
-      return judge(run, tests, threshold, options.onViolation ?? 'zero', { heapMb, outputLimitBytes, timeoutMs });
+      return judge(run, tests, threshold, options.onViolation ?? 'zero', {
+        heapMb,
+        outputLimitBytes,
+        timeoutMs,
+      });
     },
   };
 }
@@ -162,17 +203,27 @@ function judge(
   };
   const zero = (reason: string) => makeVerdict(0, threshold, reason, details);
 
-  if (run.killedFor === 'timeout') return zero(`killed: still running after the ${limits.timeoutMs} ms time limit`);
-  if (run.killedFor === 'output') return zero(`killed: wrote more than ${limits.outputLimitBytes} bytes of output`);
+  if (run.killedFor === 'timeout')
+    return zero(`killed: still running after the ${limits.timeoutMs} ms time limit`);
+  // unshare cannot re-raise SIGXCPU and reports this instead (util-linux); either way the CPU cap fired.
+  if (run.signal === 'SIGXCPU' || /sigprocmask unblock failed/.test(run.stderr))
+    return zero(`killed: exceeded the CPU-time limit (${run.protections.cpuSeconds} s)`);
+  if (run.killedFor === 'output')
+    return zero(`killed: wrote more than ${limits.outputLimitBytes} bytes of output`);
   if (run.killedFor === 'results') return zero('killed: flooded the results channel (fd 3)');
   if (!done && MEMORY_SIGNS.test(`${run.stderr} ${uncaught?.message ?? ''}`)) {
-    return zero(`killed: exceeded the memory limit (${limits.heapMb} MiB heap${run.protections.addressSpaceMb ? `, ${run.protections.addressSpaceMb} MiB address space` : ''})`);
+    return zero(
+      `killed: exceeded the memory limit (${limits.heapMb} MiB heap${run.protections.addressSpaceMb ? `, ${run.protections.addressSpaceMb} MiB address space` : ''})`,
+    );
   }
   if (violations.size > 0 && onViolation === 'zero') {
     return zero(`sandbox violation: attempted ${[...violations].slice(0, 3).join(', ')}`);
   }
   if (!done) {
-    if (uncaught) return zero(`the program crashed${started ? ' during the tests' : ''}: ${uncaught.code ? `${uncaught.code}: ` : ''}${uncaught.message}`);
+    if (uncaught)
+      return zero(
+        `the program crashed${started ? ' during the tests' : ''}: ${uncaught.code ? `${uncaught.code}: ` : ''}${uncaught.message}`,
+      );
     if (!started) {
       const firstError = run.stderr.split('\n').find((l) => /Error\b/.test(l));
       return zero(
@@ -181,7 +232,9 @@ function judge(
           : `the program exited (code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}) before the tests ran`,
       );
     }
-    return zero(`the program exited (code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}) before the tests finished (${passed}/${tests.length} had passed)`);
+    return zero(
+      `the program exited (code ${run.exitCode ?? 'none'}${run.signal ? `, signal ${run.signal}` : ''}) before the tests finished (${passed}/${tests.length} had passed)`,
+    );
   }
   const firstFailure = results.find((r) => !r.passed);
   const reason = firstFailure

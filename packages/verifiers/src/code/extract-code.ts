@@ -6,7 +6,10 @@ const JS_LANGS = new Set(['', 'js', 'javascript', 'node', 'nodejs', 'cjs', 'mjs'
  * fenced block of any language, else the whole answer. Models often show usage first and the solution last.
  */
 export function extractCode(answer: string): string {
-  const blocks = [...answer.matchAll(FENCE)].map((m) => ({ lang: (m[1] ?? '').toLowerCase(), body: m[2] ?? '' }));
+  const blocks = [...answer.matchAll(FENCE)].map((m) => ({
+    lang: (m[1] ?? '').toLowerCase(),
+    body: m[2] ?? '',
+  }));
   const js = blocks.filter((b) => JS_LANGS.has(b.lang));
   const chosen = js[js.length - 1] ?? blocks[blocks.length - 1];
   return chosen ? chosen.body : answer;

@@ -11,7 +11,9 @@ const probes = new Map<string, Promise<SandboxSupport>>();
 
 function succeeds(file: string, args: string[]): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: 10_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }, (error) => resolve(!error));
+    execFile(file, args, { timeout: 10_000, env: { PATH: process.env.PATH ?? '/usr/bin:/bin' } }, (error) =>
+      resolve(!error),
+    );
   });
 }
 

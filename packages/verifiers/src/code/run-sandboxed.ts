@@ -12,6 +12,8 @@ export interface SandboxLimits {
   /** `ulimit -v` in MiB, or null for none. */
   addressSpaceMb: number | null;
   outputLimitBytes: number;
+  /** `ulimit -t`: a backstop that kills a runaway even if the parent dies and its timer never fires. */
+  cpuSeconds: number;
 }
 
 export interface SandboxProtections {
@@ -21,6 +23,8 @@ export interface SandboxProtections {
   pidNamespace: boolean;
   heapMb: number;
   addressSpaceMb: number | null;
+  /** `ulimit -t`, or null where the OS offers none. */
+  cpuSeconds: number | null;
   timeoutMs: number;
   outputLimitBytes: number;
 }
@@ -34,6 +38,26 @@ export interface SandboxRun {
   stderr: string;
   durationMs: number;
   protections: SandboxProtections;
+}
+
+// Process groups still running. If this process exits while runs are in flight (a crash, process.exit), they
+// are killed on the way out instead of being left as orphans.
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+function trackGroup(pid: number): void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const group of liveGroups) {
+        try {
+          process.kill(-group, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    });
+  }
+  liveGroups.add(pid);
 }
 
 /** Room on fd 3 for the harness's own lines; more than this means the solution is flooding it. */
@@ -64,8 +88,18 @@ export async function runSandboxed(
     ];
     let command = [options.nodePath, ...nodeArgs];
     if (useNamespace) command = ['unshare', '-rnpf', '--kill-child', ...command];
-    if (addressSpaceMb !== null) {
-      command = ['/bin/sh', '-c', 'ulimit -v "$0" && exec "$@"', String(addressSpaceMb * 1024), ...command];
+    const cpuSeconds = support.ulimit ? limits.cpuSeconds : null;
+    if (support.ulimit) {
+      const limitsScript = `${addressSpaceMb !== null ? 'ulimit -v "$1" && ' : ''}ulimit -t "$2" && shift 2 && exec "$@"`;
+      command = [
+        '/bin/sh',
+        '-c',
+        limitsScript,
+        'sh',
+        String((addressSpaceMb ?? 0) * 1024),
+        String(cpuSeconds),
+        ...command,
+      ];
     }
     const protections: SandboxProtections = {
       permissionModel: true,
@@ -73,6 +107,7 @@ export async function runSandboxed(
       pidNamespace: useNamespace,
       heapMb: limits.heapMb,
       addressSpaceMb,
+      cpuSeconds,
       timeoutMs: limits.timeoutMs,
       outputLimitBytes: limits.outputLimitBytes,
     };
@@ -82,7 +117,12 @@ export async function runSandboxed(
   }
 }
 
-function execute(command: string[], cwd: string, limits: SandboxLimits, protections: SandboxProtections): Promise<SandboxRun> {
+function execute(
+  command: string[],
+  cwd: string,
+  limits: SandboxLimits,
+  protections: SandboxProtections,
+): Promise<SandboxRun> {
   return new Promise((resolve) => {
     const started = performance.now();
     const nonce = randomBytes(NONCE_LENGTH / 2).toString('hex');
@@ -96,6 +136,8 @@ function execute(command: string[], cwd: string, limits: SandboxLimits, protecti
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
       windowsHide: true,
     });
+    const groupLeader = process.platform !== 'win32' ? child.pid : undefined;
+    if (groupLeader !== undefined) trackGroup(groupLeader);
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     let outputBytes = 0;
@@ -148,6 +190,7 @@ function execute(command: string[], cwd: string, limits: SandboxLimits, protecti
       settled = true;
       clearTimeout(timer);
       killGroup();
+      if (groupLeader !== undefined) liveGroups.delete(groupLeader);
       const run: SandboxRun = {
         lines,
         exitCode,

@@ -1,5 +1,5 @@
-import { InvalidArgumentError, type Trajectory, type Verifier } from '@skillrl/core';
-import { checkThreshold, makeVerdict } from '../shared/index.js';
+import { InvalidArgumentError, type Trajectory } from '@skillrl/core';
+import { type AsyncVerifier, checkThreshold, makeVerdict } from '../shared/index.js';
 
 export interface EnvRewardOptions {
   name?: string;
@@ -21,19 +21,26 @@ export interface EnvRewardOptions {
 }
 
 /** The environment's own reward as a verdict. A trajectory that ended with `error` scores 0. */
-export function envReward(options: EnvRewardOptions = {}): Verifier {
+export function envReward(options: EnvRewardOptions = {}): AsyncVerifier {
   const name = options.name ?? 'envReward';
   const threshold = checkThreshold(name, options.threshold, 1);
   const [min, max] = options.range ?? [0, 1];
   if (!(Number.isFinite(min) && Number.isFinite(max) && max > min)) {
-    throw new InvalidArgumentError(`${name} options.range`, `expected [min, max] with min < max, got [${min}, ${max}]`);
+    throw new InvalidArgumentError(
+      `${name} options.range`,
+      `expected [min, max] with min < max, got [${min}, ${max}]`,
+    );
   }
   const source = options.source ?? 'auto';
   return {
     name,
     async verify(_task, trajectory) {
       if (trajectory.error) {
-        return makeVerdict(0, threshold, `episode failed (${trajectory.error.code}): ${trajectory.error.message}`);
+        return makeVerdict(
+          0,
+          threshold,
+          `episode failed (${trajectory.error.code}): ${trajectory.error.message}`,
+        );
       }
       const last = trajectory.steps[trajectory.steps.length - 1];
       let reward: number;
@@ -50,7 +57,8 @@ export function envReward(options: EnvRewardOptions = {}): Verifier {
       } else {
         return makeVerdict(0, threshold, 'trajectory has no steps, so there is no final-step reward');
       }
-      if (!Number.isFinite(reward)) return makeVerdict(0, threshold, `${from} is ${reward}, not a finite number`);
+      if (!Number.isFinite(reward))
+        return makeVerdict(0, threshold, `${from} is ${reward}, not a finite number`);
       const score = options.map ? options.map(reward, trajectory) : (reward - min) / (max - min);
       return makeVerdict(score, threshold, `${from} = ${reward}`, { reward });
     },

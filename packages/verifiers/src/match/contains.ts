@@ -1,5 +1,12 @@
-import { InvalidArgumentError, type Task, type Trajectory, type Verifier } from '@skillrl/core';
-import { answerOf, checkThreshold, makeVerdict, quote, referencesOf } from '../shared/index.js';
+import { InvalidArgumentError, type Task, type Trajectory } from '@skillrl/core';
+import {
+  type AsyncVerifier,
+  answerOf,
+  checkThreshold,
+  makeVerdict,
+  quote,
+  referencesOf,
+} from '../shared/index.js';
 
 export interface ContainsOptions {
   name?: string;
@@ -17,12 +24,15 @@ export interface ContainsOptions {
 }
 
 /** Looks for substrings of the answer. */
-export function contains(options: ContainsOptions = {}): Verifier {
+export function contains(options: ContainsOptions = {}): AsyncVerifier {
   const name = options.name ?? 'contains';
   const threshold = checkThreshold(name, options.threshold, 1);
   const mode = options.mode ?? 'all';
   if (mode !== 'any' && mode !== 'all') {
-    throw new InvalidArgumentError(`${name} options.mode`, `expected "any" or "all", got ${JSON.stringify(mode)}`);
+    throw new InvalidArgumentError(
+      `${name} options.mode`,
+      `expected "any" or "all", got ${JSON.stringify(mode)}`,
+    );
   }
   const prep = (s: string) => {
     const spaced = options.collapseWhitespace === false ? s : s.replace(/\s+/g, ' ');
@@ -35,7 +45,8 @@ export function contains(options: ContainsOptions = {}): Verifier {
         typeof options.needles === 'function'
           ? options.needles(task)
           : (options.needles ?? referencesOf(name, task));
-      if (needles.length === 0) throw new InvalidArgumentError(`${name} needles`, 'expected at least one string to look for');
+      if (needles.length === 0)
+        throw new InvalidArgumentError(`${name} needles`, 'expected at least one string to look for');
       const haystack = prep((options.extract ?? answerOf)(trajectory));
       const found = needles.filter((n) => haystack.includes(prep(n)));
       const missing = needles.filter((n) => !found.includes(n));

@@ -1,5 +1,12 @@
-import type { Verifier } from '@skillrl/core';
-import { answerOf, checkThreshold, makeVerdict, quote, type ReferenceOptions, referencesOf } from '../shared/index.js';
+import {
+  type AsyncVerifier,
+  answerOf,
+  checkThreshold,
+  makeVerdict,
+  quote,
+  type ReferenceOptions,
+  referencesOf,
+} from '../shared/index.js';
 
 export interface ExactMatchOptions extends ReferenceOptions {
   /** Trim surrounding whitespace of both sides before comparing. Default `true`. */
@@ -7,7 +14,7 @@ export interface ExactMatchOptions extends ReferenceOptions {
 }
 
 /** Score 1 when the answer equals one of the reference answers character for character, else 0. */
-export function exactMatch(options: ExactMatchOptions = {}): Verifier {
+export function exactMatch(options: ExactMatchOptions = {}): AsyncVerifier {
   const name = options.name ?? 'exactMatch';
   const threshold = checkThreshold(name, options.threshold, 1);
   const trim = options.trim ?? true;
@@ -20,7 +27,11 @@ export function exactMatch(options: ExactMatchOptions = {}): Verifier {
       const hit = references.find((r) => prep(r) === answer);
       return hit !== undefined
         ? makeVerdict(1, threshold, `answer equals the reference ${quote(hit)}`)
-        : makeVerdict(0, threshold, `answer ${quote(answer)} equals none of ${references.length} reference(s), e.g. ${quote(references[0] ?? '')}`);
+        : makeVerdict(
+            0,
+            threshold,
+            `answer ${quote(answer)} equals none of ${references.length} reference(s), e.g. ${quote(references[0] ?? '')}`,
+          );
     },
   };
 }

@@ -1,5 +1,12 @@
-import type { Verifier } from '@skillrl/core';
-import { answerOf, checkThreshold, makeVerdict, quote, type ReferenceOptions, referencesOf } from '../shared/index.js';
+import {
+  type AsyncVerifier,
+  answerOf,
+  checkThreshold,
+  makeVerdict,
+  quote,
+  type ReferenceOptions,
+  referencesOf,
+} from '../shared/index.js';
 import { normalizeAnswer } from './normalize-answer.js';
 
 export interface NormalizedMatchOptions extends ReferenceOptions {
@@ -8,7 +15,7 @@ export interface NormalizedMatchOptions extends ReferenceOptions {
 }
 
 /** Score 1 when the normalised answer equals a normalised reference, else 0. */
-export function normalizedMatch(options: NormalizedMatchOptions = {}): Verifier {
+export function normalizedMatch(options: NormalizedMatchOptions = {}): AsyncVerifier {
   const name = options.name ?? 'normalizedMatch';
   const threshold = checkThreshold(name, options.threshold, 1);
   const normalize = options.normalize ?? normalizeAnswer;
@@ -19,11 +26,21 @@ export function normalizedMatch(options: NormalizedMatchOptions = {}): Verifier 
       const answer = normalize((options.extract ?? answerOf)(trajectory));
       const hit = references.find((r) => normalize(r) === answer);
       return hit !== undefined
-        ? makeVerdict(1, threshold, `normalised answer ${quote(answer)} matches the reference ${quote(hit)}`, { normalized: answer })
-        : makeVerdict(0, threshold, `normalised answer ${quote(answer)} matches none of ${references.length} reference(s)`, {
-            normalized: answer,
-            references: references.map(normalize),
-          });
+        ? makeVerdict(
+            1,
+            threshold,
+            `normalised answer ${quote(answer)} matches the reference ${quote(hit)}`,
+            { normalized: answer },
+          )
+        : makeVerdict(
+            0,
+            threshold,
+            `normalised answer ${quote(answer)} matches none of ${references.length} reference(s)`,
+            {
+              normalized: answer,
+              references: references.map(normalize),
+            },
+          );
     },
   };
 }

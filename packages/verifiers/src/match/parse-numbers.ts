@@ -1,6 +1,7 @@
 // A number as people and models write it: optional sign, optional currency symbol, digits with optional
 // thousands separators (commas, only in groups of three), optional decimals and exponent, optional percent sign.
-const NUMBER = /([-+−]?)\s*([$€£¥]?)\s*((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE]([-+]?\d+))?\s*(%?)/g;
+const NUMBER =
+  /(?:([-+−])\s*)?(?:([$€£¥])\s*)?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+)(?:[eE]([-+]?\d+))?\s*(%?)/g;
 
 export interface ParsedNumber {
   value: number;
@@ -25,7 +26,11 @@ export function parseNumbers(text: string): ParsedNumber[] {
     if (!Number.isFinite(magnitude)) continue;
     // "5-3" or "2024-01": a dash between digits is a range or a separator, not a minus sign.
     const negative = (sign === '-' || sign === '−') && !(before && /[0-9A-Za-z]/.test(before));
-    const parsed: ParsedNumber = { value: negative ? -magnitude : magnitude, text: (whole ?? '').trim(), percent: percent === '%' };
+    const parsed: ParsedNumber = {
+      value: negative ? -magnitude : magnitude,
+      text: (whole ?? '').trim(),
+      percent: percent === '%',
+    };
     if (currency) parsed.currency = currency;
     out.push(parsed);
   }

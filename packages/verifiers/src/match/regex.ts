@@ -1,6 +1,6 @@
-import { InvalidArgumentError, type Task, type Verifier } from '@skillrl/core';
-import { answerOf, checkThreshold, makeVerdict, quote } from '../shared/index.js';
 import type { Trajectory } from '@skillrl/core';
+import { InvalidArgumentError, type Task } from '@skillrl/core';
+import { type AsyncVerifier, answerOf, checkThreshold, makeVerdict, quote } from '../shared/index.js';
 
 export interface RegexOptions {
   name?: string;
@@ -20,27 +20,37 @@ function compile(name: string, pattern: string | RegExp, flags: string | undefin
     const f = (pattern instanceof RegExp ? pattern.flags : (flags ?? '')).replace(/[gy]/g, '');
     return new RegExp(full ? `^(?:${source})$` : source, f);
   } catch (cause) {
-    throw new InvalidArgumentError(`${name} options.pattern`, `not a valid regular expression: ${String(pattern)}`, { cause });
+    throw new InvalidArgumentError(
+      `${name} options.pattern`,
+      `not a valid regular expression: ${String(pattern)}`,
+      { cause },
+    );
   }
 }
 
 /** Score 1 when the answer matches the pattern, else 0. `details.match` holds the matched text and groups. */
-export function regex(options: RegexOptions): Verifier {
+export function regex(options: RegexOptions): AsyncVerifier {
   const name = options.name ?? 'regex';
   const threshold = checkThreshold(name, options.threshold, 1);
   const full = options.mode === 'full';
-  if (options.pattern === undefined) throw new InvalidArgumentError(`${name} options.pattern`, 'a pattern is required');
-  const fixed = typeof options.pattern === 'function' ? undefined : compile(name, options.pattern, options.flags, full);
+  if (options.pattern === undefined)
+    throw new InvalidArgumentError(`${name} options.pattern`, 'a pattern is required');
+  const fixed =
+    typeof options.pattern === 'function' ? undefined : compile(name, options.pattern, options.flags, full);
   return {
     name,
     async verify(task, trajectory) {
       const re =
-        fixed ?? compile(name, (options.pattern as (task: Task) => string | RegExp)(task), options.flags, full);
+        fixed ??
+        compile(name, (options.pattern as (task: Task) => string | RegExp)(task), options.flags, full);
       const raw = (options.extract ?? answerOf)(trajectory);
       const text = full ? raw.trim() : raw;
       const m = re.exec(text);
       return m
-        ? makeVerdict(1, threshold, `answer matches /${re.source}/`, { match: [...m], groups: m.groups ?? null })
+        ? makeVerdict(1, threshold, `answer matches /${re.source}/`, {
+            match: [...m],
+            groups: m.groups ?? null,
+          })
         : makeVerdict(0, threshold, `answer ${quote(text)} does not match /${re.source}/${re.flags}`);
     },
   };

@@ -1,5 +1,12 @@
-import type { Verifier } from '@skillrl/core';
-import { answerOf, checkThreshold, makeVerdict, quote, type ReferenceOptions, referencesOf } from '../shared/index.js';
+import {
+  type AsyncVerifier,
+  answerOf,
+  checkThreshold,
+  makeVerdict,
+  quote,
+  type ReferenceOptions,
+  referencesOf,
+} from '../shared/index.js';
 import { normalizeAnswer } from './normalize-answer.js';
 
 export interface TokenF1Options extends ReferenceOptions {
@@ -41,7 +48,7 @@ export function tokenF1Score(prediction: string, reference: string, normalize = 
 }
 
 /** Score = the best token F1 over the reference answers (SQuAD's max over golds). Default threshold 0.5. */
-export function tokenF1(options: TokenF1Options = {}): Verifier {
+export function tokenF1(options: TokenF1Options = {}): AsyncVerifier {
   const name = options.name ?? 'tokenF1';
   const threshold = checkThreshold(name, options.threshold, 0.5);
   const normalize = options.normalize ?? normalizeAnswer;
@@ -50,7 +57,10 @@ export function tokenF1(options: TokenF1Options = {}): Verifier {
     async verify(task, trajectory) {
       const references = referencesOf(name, task, options.reference);
       const answer = (options.extract ?? answerOf)(trajectory);
-      let best = { ...tokenF1Score(answer, references[0] as string, normalize), reference: references[0] as string };
+      let best = {
+        ...tokenF1Score(answer, references[0] as string, normalize),
+        reference: references[0] as string,
+      };
       for (const r of references.slice(1)) {
         const s = tokenF1Score(answer, r, normalize);
         if (s.f1 > best.f1) best = { ...s, reference: r };

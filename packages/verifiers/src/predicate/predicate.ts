@@ -1,10 +1,17 @@
-import { InvalidArgumentError, type Task, type Trajectory, type Verifier } from '@skillrl/core';
-import { answerOf, checkThreshold, makeVerdict } from '../shared/index.js';
+import { InvalidArgumentError, type Task, type Trajectory } from '@skillrl/core';
+import { type AsyncVerifier, answerOf, checkThreshold, makeVerdict } from '../shared/index.js';
 
 /** What a predicate may return: pass/fail, a score in [0, 1], or a score with its own reason. */
-export type PredicateResult = boolean | number | { score: number; reason?: string; details?: Record<string, unknown> };
+export type PredicateResult =
+  | boolean
+  | number
+  | { score: number; reason?: string; details?: Record<string, unknown> };
 
-export type PredicateFn = (answer: string, task: Task, trajectory: Trajectory) => PredicateResult | Promise<PredicateResult>;
+export type PredicateFn = (
+  answer: string,
+  task: Task,
+  trajectory: Trajectory,
+) => PredicateResult | Promise<PredicateResult>;
 
 export interface PredicateOptions {
   name?: string;
@@ -20,9 +27,10 @@ export interface PredicateOptions {
  * code, not the model's (use `codeTests` for model-written code). A predicate that throws, returns something
  * that is not a score, or times out gives score 0 and says why.
  */
-export function predicate(options: PredicateOptions): Verifier {
+export function predicate(options: PredicateOptions): AsyncVerifier {
   const name = options.name ?? (options.fn?.name || 'predicate');
-  if (typeof options.fn !== 'function') throw new InvalidArgumentError(`${name} options.fn`, 'expected a function');
+  if (typeof options.fn !== 'function')
+    throw new InvalidArgumentError(`${name} options.fn`, 'expected a function');
   const threshold = checkThreshold(name, options.threshold, 1);
   return {
     name,
@@ -38,7 +46,10 @@ export function predicate(options: PredicateOptions): Verifier {
             : await Promise.race([
                 pending,
                 new Promise<never>((_, reject) => {
-                  timer = setTimeout(() => reject(new Error(`timed out after ${options.timeoutMs} ms`)), options.timeoutMs);
+                  timer = setTimeout(
+                    () => reject(new Error(`timed out after ${options.timeoutMs} ms`)),
+                    options.timeoutMs,
+                  );
                 }),
               ]);
       } catch (error) {
@@ -48,11 +59,19 @@ export function predicate(options: PredicateOptions): Verifier {
         if (timer) clearTimeout(timer);
       }
       if (typeof result === 'boolean') {
-        return makeVerdict(result ? 1 : 0, threshold, result ? 'predicate returned true' : 'predicate returned false');
+        return makeVerdict(
+          result ? 1 : 0,
+          threshold,
+          result ? 'predicate returned true' : 'predicate returned false',
+        );
       }
       const score = typeof result === 'number' ? result : result?.score;
       if (typeof score !== 'number' || !(score >= 0 && score <= 1)) {
-        return makeVerdict(0, threshold, `predicate returned ${JSON.stringify(result)}, expected a boolean or a score in [0, 1]`);
+        return makeVerdict(
+          0,
+          threshold,
+          `predicate returned ${JSON.stringify(result)}, expected a boolean or a score in [0, 1]`,
+        );
       }
       if (typeof result === 'number') return makeVerdict(score, threshold, `predicate returned ${score}`);
       return makeVerdict(score, threshold, result.reason ?? `predicate returned ${score}`, result.details);

@@ -23,7 +23,10 @@ export function describeAjvError(error: ErrorObject): SchemaIssue {
     case 'type':
       return { path: base, message: `expected ${String(p.type)}` };
     case 'enum':
-      return { path: base, message: `expected one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+      return {
+        path: base,
+        message: `expected one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      };
     case 'const':
       return { path: base, message: `expected ${JSON.stringify(p.allowedValue)}` };
     default:

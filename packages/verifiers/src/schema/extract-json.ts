@@ -1,4 +1,6 @@
-export type JsonExtraction = { ok: true; value: unknown; from: 'whole' | 'fence' | 'span' } | { ok: false; error: string };
+export type JsonExtraction =
+  | { ok: true; value: unknown; from: 'whole' | 'fence' | 'span' }
+  | { ok: false; error: string };
 
 /**
  * Reads a JSON value out of a model's answer. `strict` parses the whole (trimmed) text. `lenient` also tries

@@ -1,7 +1,7 @@
-import { InvalidArgumentError, type Trajectory, type Verifier } from '@skillrl/core';
+import { InvalidArgumentError, type Trajectory } from '@skillrl/core';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
-import { answerOf, checkThreshold, makeVerdict, quote } from '../shared/index.js';
+import { type AsyncVerifier, answerOf, checkThreshold, makeVerdict, quote } from '../shared/index.js';
 import { describeAjvError, type SchemaIssue } from './describe-ajv-error.js';
 import { extractJson } from './extract-json.js';
 
@@ -18,7 +18,7 @@ export interface JsonSchemaOptions {
 }
 
 /** Score 1 when the answer is JSON that satisfies the schema; otherwise 0 and the reason lists the failing paths. */
-export function jsonSchema(options: JsonSchemaOptions): Verifier {
+export function jsonSchema(options: JsonSchemaOptions): AsyncVerifier {
   const name = options.name ?? 'jsonSchema';
   const threshold = checkThreshold(name, options.threshold, 1);
   const mode = options.parse ?? 'lenient';
@@ -29,15 +29,21 @@ export function jsonSchema(options: JsonSchemaOptions): Verifier {
     addFormats(ajv);
     validateFn = ajv.compile(options.schema);
   } catch (cause) {
-    throw new InvalidArgumentError(`${name} options.schema`, `ajv cannot compile it: ${(cause as Error).message}`, { cause });
+    throw new InvalidArgumentError(
+      `${name} options.schema`,
+      `ajv cannot compile it: ${(cause as Error).message}`,
+      { cause },
+    );
   }
   return {
     name,
     async verify(_task, trajectory) {
       const text = (options.extract ?? answerOf)(trajectory);
       const parsed = extractJson(text, mode);
-      if (!parsed.ok) return makeVerdict(0, threshold, `answer is not JSON (${parsed.error}): ${quote(text)}`);
-      if (validateFn(parsed.value)) return makeVerdict(1, threshold, 'answer satisfies the schema', { from: parsed.from });
+      if (!parsed.ok)
+        return makeVerdict(0, threshold, `answer is not JSON (${parsed.error}): ${quote(text)}`);
+      if (validateFn(parsed.value))
+        return makeVerdict(1, threshold, 'answer satisfies the schema', { from: parsed.from });
       const issues: SchemaIssue[] = [];
       const seen = new Set<string>();
       for (const e of validateFn.errors ?? []) {
@@ -50,7 +56,10 @@ export function jsonSchema(options: JsonSchemaOptions): Verifier {
       }
       const listed = issues.slice(0, maxListed).map((i) => `${i.path} ${i.message}`);
       const more = issues.length > maxListed ? ` (+${issues.length - maxListed} more)` : '';
-      return makeVerdict(0, threshold, `schema violations: ${listed.join('; ')}${more}`, { issues, from: parsed.from });
+      return makeVerdict(0, threshold, `schema violations: ${listed.join('; ')}${more}`, {
+        issues,
+        from: parsed.from,
+      });
     },
   };
 }

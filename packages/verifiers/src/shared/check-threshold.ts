@@ -4,7 +4,10 @@ import { InvalidArgumentError } from '@skillrl/core';
 export function checkThreshold(component: string, threshold: number | undefined, fallback: number): number {
   if (threshold === undefined) return fallback;
   if (typeof threshold !== 'number' || !(threshold >= 0 && threshold <= 1)) {
-    throw new InvalidArgumentError(`${component} options.threshold`, `expected a number in [0, 1], got ${String(threshold)}`);
+    throw new InvalidArgumentError(
+      `${component} options.threshold`,
+      `expected a number in [0, 1], got ${String(threshold)}`,
+    );
   }
   return threshold;
 }

@@ -5,7 +5,11 @@ import { type JsonValue, MissingFieldError, type Task } from '@skillrl/core';
  * several gold answers and scores against the best one); numbers and booleans are written as JSON; objects are
  * JSON text. A task without `answer` cannot be checked against a reference, so that is an error, not a 0.
  */
-export function referencesOf(component: string, task: Task, reference?: (task: Task) => JsonValue | undefined): string[] {
+export function referencesOf(
+  component: string,
+  task: Task,
+  reference?: (task: Task) => JsonValue | undefined,
+): string[] {
   const value = reference ? reference(task) : task.answer;
   if (value === undefined || value === null) {
     throw new MissingFieldError(

@@ -1,0 +1,11 @@
+/** @skillrl/example-custom-adapter — a third-party benchmark adapter, the way a user would publish one. */
+import { createSortingAdapter } from './create-sorting-adapter.js';
+
+// The adapter factory (the default export is one instance).
+export { createSortingAdapter } from './create-sorting-adapter.js';
+
+// The environment, usable on its own.
+export { createSortingEnvironment, SORTING_MAX_STEPS } from './sorting-environment.js';
+
+const sorting = createSortingAdapter();
+export default sorting;

@@ -1,0 +1,6 @@
+export {
+  type AlfworldGameFile,
+  type LoadAlfworldOptions,
+  loadAlfworldGame,
+  recognizeGoal,
+} from './load-alfworld-game.js';

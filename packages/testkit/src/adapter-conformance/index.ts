@@ -1,0 +1,4 @@
+export {
+  type AdapterConformanceOptions,
+  describeAdapterConformance,
+} from './describe-adapter-conformance.js';
