@@ -1,0 +1,3 @@
+export * from './page-segments.js';
+export * from './parse-action.js';
+export * from './shop-environment.js';

@@ -1,0 +1,2 @@
+export * from './expert-actions.js';
+export * from './random-action.js';

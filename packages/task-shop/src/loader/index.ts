@@ -1,0 +1,2 @@
+export * from './load-webshop.js';
+export type * from './raw-webshop-product.js';

@@ -1,0 +1,2 @@
+export * from './analyze.js';
+export * from './bm25-index.js';
