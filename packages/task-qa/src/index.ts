@@ -1,0 +1,91 @@
+/**
+ * @skillrl/task-qa — question answering tasks: offline generated sets with exact answers (the default
+ * adapter), loaders for GAIA, WebWalkerQA and any JSONL, GAIA's official scorer and WebWalkerQA's judge.
+ */
+import { createQaAdapter } from './adapter/create-qa-adapter.js';
+
+// The default adapter over generated families, its options, and the one-step QA environment.
+export {
+  createQaAdapter,
+  QA_SPLITS,
+  type QaAdapterOptions,
+  type QaSplit,
+  qaSkillFiles,
+} from './adapter/create-qa-adapter.js';
+export { createQaEnvironment, type QaEnvironmentOptions } from './adapter/qa-environment.js';
+export { createGaiaAdapter, GAIA_FAMILIES, type GaiaAdapterOptions } from './gaia/create-gaia-adapter.js';
+export { extractFinalAnswer } from './gaia/extract-final-answer.js';
+export { GAIA_INSTRUCTIONS } from './gaia/gaia-prompt.js';
+// GAIA: the official scorer (exact port), Python float syntax, the FINAL ANSWER template, verifier, loader.
+export {
+  type GaiaRule,
+  type GaiaScoreDetails,
+  gaiaScore,
+  gaiaScoreDetails,
+  normalizeNumberStr,
+  normalizeStr,
+  splitString,
+} from './gaia/gaia-score.js';
+export { createGaiaVerifier, type GaiaVerifierOptions } from './gaia/gaia-verifier.js';
+export { isPythonFloat, parsePythonFloat } from './gaia/parse-python-float.js';
+export {
+  type Expression,
+  ExpressionSyntaxError,
+  evaluateExpression,
+  numbersIn,
+  parseExpression,
+} from './generated/arithmetic-expression.js';
+// Offline families: generators, verifiers and the small exact-arithmetic parser they use.
+export { arithmeticFamily } from './generated/arithmetic-family.js';
+export { checkExpressionAnswer, type ExpressionCheck } from './generated/check-expression-answer.js';
+export { countdownFamily, game24Family } from './generated/countdown-family.js';
+export { GENERATED_FAMILIES } from './generated/families.js';
+export type { GeneratedFamily, GeneratedInstance, Profile } from './generated/generated-family.js';
+export {
+  consistentAssignments,
+  knightsFamily,
+  parseKnightsAnswer,
+  type Statement,
+} from './generated/knights-family.js';
+export { formatRational, type Rational } from './generated/rational.js';
+export { solveCountdown } from './generated/solve-countdown.js';
+export {
+  createFileAdapter,
+  type FileAdapterOptions,
+  type FileTaskAdapter,
+  type RowContext,
+  type RowMapper,
+  selectTasks,
+} from './jsonl/create-file-adapter.js';
+// Any JSONL of questions and answers, and the file-adapter machinery under the loaders.
+export {
+  createJsonlAdapter,
+  type JsonlAdapterOptions,
+  type JsonlFields,
+} from './jsonl/create-jsonl-adapter.js';
+export { describeField, type FieldSpec, readField } from './jsonl/field-path.js';
+export { formatProblem, type JsonlProblem } from './jsonl/jsonl-problem.js';
+export { type JsonlRead, type JsonlRow, readJsonl } from './jsonl/read-jsonl.js';
+export {
+  createWebWalkerAdapter,
+  WEBWALKER_FAMILIES,
+  WEBWALKER_UNKNOWN_FAMILY,
+  type WebWalkerAdapterOptions,
+} from './webwalker/create-webwalker-adapter.js';
+// WebWalkerQA: the official judge prompt and GRADE parser, the verifier (judge or token-F1), loader.
+export {
+  buildWebWalkerJudgePrompt,
+  WEBWALKER_JUDGE_TEMPLATE,
+  type WebWalkerJudgeInput,
+} from './webwalker/judge-prompt.js';
+export { parseWebWalkerGrade, type WebWalkerGrade } from './webwalker/parse-grade.js';
+export {
+  createWebWalkerVerifier,
+  type JudgeFunction,
+  type WebWalkerJudgeModel,
+  type WebWalkerVerifierOptions,
+} from './webwalker/webwalker-verifier.js';
+
+/** The default export: the offline generated-QA adapter with default options. */
+const qaAdapter = createQaAdapter();
+export default qaAdapter;

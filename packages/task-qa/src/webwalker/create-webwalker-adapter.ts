@@ -1,0 +1,139 @@
+import { createHash } from 'node:crypto';
+import { InvalidArgumentError, type JsonObject, type Task } from '@skillrl/core';
+import { createFileAdapter, type FileTaskAdapter } from '../jsonl/create-file-adapter.js';
+import { isJsonObject, readField } from '../jsonl/field-path.js';
+import type { JsonlProblem } from '../jsonl/jsonl-problem.js';
+import { createWebWalkerVerifier, type WebWalkerVerifierOptions } from './webwalker-verifier.js';
+
+/** The six cells WebWalkerQA reports: {single, multi}-source × {easy, medium, hard}. */
+export const WEBWALKER_FAMILIES = [
+  'webwalker-single-easy',
+  'webwalker-single-medium',
+  'webwalker-single-hard',
+  'webwalker-multi-easy',
+  'webwalker-multi-medium',
+  'webwalker-multi-hard',
+] as const;
+
+/** Rows whose type or difficulty is missing or unknown (reported as warnings) get this family. */
+export const WEBWALKER_UNKNOWN_FAMILY = 'webwalker-unknown';
+
+export interface WebWalkerAdapterOptions {
+  /** A WebWalkerQA JSONL (split `main`), or split name → file (`main`, `silver`). */
+  path: string | Readonly<Record<string, string>>;
+  verifier?: WebWalkerVerifierOptions;
+  onProblems?: (problems: readonly JsonlProblem[]) => void;
+  strict?: boolean;
+}
+
+function sourceKind(value: unknown): 'single' | 'multi' | undefined {
+  if (typeof value !== 'string') return undefined;
+  const kind = value.trim().toLowerCase().replace(/[-\s]/g, '_');
+  if (kind === 'single_source' || kind === 'single') return 'single';
+  if (kind === 'multi_source' || kind === 'multi') return 'multi';
+  return undefined;
+}
+
+function difficultyOf(value: unknown): 'easy' | 'medium' | 'hard' | undefined {
+  if (typeof value !== 'string') return undefined;
+  const level = value.trim().toLowerCase();
+  return level === 'easy' || level === 'medium' || level === 'hard' ? level : undefined;
+}
+
+/**
+ * WebWalkerQA rows in either spelling: the GitHub one (`question`, `answer`, `root_url`, `info{type,
+ * difficulty_level, lang, domain, source_website, golden_path}`) or the dataset card's (`Question`, `Answer`,
+ * `Root_Url`, `Info{Hop, Difficulty_Level, Language, Domain, Source_Website, Golden_Path}`). The family is the
+ * reporting cell `webwalker-{single|multi}-{easy|medium|hard}`; the id is `webwalker-` + the first 12 hex digits
+ * of the question's SHA-1 (the official script keys rows by question text).
+ */
+export function createWebWalkerAdapter(options: WebWalkerAdapterOptions): FileTaskAdapter {
+  if (typeof options.path !== 'string' && Object.keys(options.path).length === 0) {
+    throw new InvalidArgumentError('options.path', 'expected a JSONL path or a map of split → path');
+  }
+  const files = typeof options.path === 'string' ? { main: options.path } : options.path;
+  const verifier = createWebWalkerVerifier(options.verifier);
+  let unknownUsed = false;
+  const adapter = createFileAdapter({
+    name: 'webwalkerqa',
+    files,
+    verifier: () => verifier,
+    ...(options.onProblems ? { onProblems: options.onProblems } : {}),
+    ...(options.strict !== undefined ? { strict: options.strict } : {}),
+    mapRow(row, context): Task | undefined {
+      const question = readField(row, ['question', 'Question']);
+      if (typeof question?.value !== 'string' || question.value.trim() === '') {
+        context.report(
+          'question|Question',
+          question === undefined ? 'missing' : 'expected a non-empty string',
+        );
+        return undefined;
+      }
+      const answer = readField(row, ['answer', 'Answer']);
+      if (answer !== undefined && answer.value !== null && typeof answer.value !== 'string') {
+        context.report(answer.key, 'expected a string');
+        return undefined;
+      }
+      if (answer === undefined || answer.value === null) {
+        context.report('answer|Answer', 'missing: the task is unlabeled', 'warning');
+      }
+      const infoField = readField(row, ['info', 'Info']);
+      const info: JsonObject = infoField && isJsonObject(infoField.value) ? infoField.value : {};
+      if (infoField !== undefined && !isJsonObject(infoField.value)) {
+        context.report(infoField.key, 'expected an object', 'warning');
+      }
+      const kindField = readField(info, ['type', 'Hop']);
+      const difficultyField = readField(info, ['difficulty_level', 'Difficulty_Level']);
+      const kind = sourceKind(kindField?.value);
+      const difficulty = difficultyOf(difficultyField?.value);
+      if (kind === undefined) {
+        context.report(
+          'info.type|Info.Hop',
+          `expected single_source or multi_source, got ${JSON.stringify(kindField?.value ?? null)}; family ${WEBWALKER_UNKNOWN_FAMILY}`,
+          'warning',
+        );
+      }
+      if (difficulty === undefined) {
+        context.report(
+          'info.difficulty_level|Info.Difficulty_Level',
+          `expected easy, medium or hard, got ${JSON.stringify(difficultyField?.value ?? null)}; family ${WEBWALKER_UNKNOWN_FAMILY}`,
+          'warning',
+        );
+      }
+      const family = kind && difficulty ? `webwalker-${kind}-${difficulty}` : WEBWALKER_UNKNOWN_FAMILY;
+      if (family === WEBWALKER_UNKNOWN_FAMILY) unknownUsed = true;
+      const text = question.value;
+      const rootUrl = readField(row, ['root_url', 'Root_Url'])?.value;
+      const metadata: JsonObject = {
+        question: text,
+        line: context.line,
+        type: kind ?? null,
+        difficulty: difficulty ?? null,
+      };
+      if (typeof rootUrl === 'string') metadata.rootUrl = rootUrl;
+      const extras: Array<[string, string[]]> = [
+        ['lang', ['lang', 'Language']],
+        ['domain', ['domain', 'Domain']],
+        ['sourceWebsite', ['source_website', 'Source_Website']],
+        ['goldenPath', ['golden_path', 'Golden_Path']],
+      ];
+      for (const [key, spellings] of extras) {
+        const found = readField(info, spellings);
+        if (found !== undefined) metadata[key] = found.value;
+      }
+      const task: Task = {
+        id: `webwalker-${createHash('sha1').update(text).digest('hex').slice(0, 12)}`,
+        family,
+        split: context.split,
+        prompt: typeof rootUrl === 'string' ? `${text}\n\nStart from the website ${rootUrl}` : text,
+        metadata,
+      };
+      if (typeof answer?.value === 'string') task.answer = answer.value;
+      return task;
+    },
+  });
+  // Reading is eager, so by now we know whether any row fell outside the six cells.
+  return unknownUsed
+    ? { ...adapter, families: [...WEBWALKER_FAMILIES, WEBWALKER_UNKNOWN_FAMILY] }
+    : { ...adapter, families: WEBWALKER_FAMILIES };
+}
