@@ -1,0 +1,9 @@
+/**
+ * @skillrl/skill-generator — the skill editors of Skill-R1, and the history summaries they condition on.
+ */
+
+// History H_{g−1} as editors read it: summaries of failed and successful episodes, earlier skills and rewards.
+export * from './history/index.js';
+
+// The trainable step editor: a small tfjs policy over the adapter's step vocabulary, trained by clipped GRPO.
+export * from './step-editor/index.js';
