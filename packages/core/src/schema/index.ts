@@ -10,4 +10,12 @@ export {
   validationResultSchema,
   verdictSchema,
 } from './schemas.js';
-export { checkSchema, isValid, type SchemaTypes, toJsonPath, validate } from './validate.js';
+export {
+  checkSchema,
+  compileSchema,
+  isValid,
+  type SchemaChecker,
+  type SchemaTypes,
+  toJsonPath,
+  validate,
+} from './validate.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../contracts/trajectory.js';
 import { SkillrlError } from '../errors/skillrl-error.js';
 import { ValidationError } from '../errors/validation-error.js';
-import { checkSchema, isValid, toJsonPath, validate } from './validate.js';
+import { checkSchema, compileSchema, isValid, toJsonPath, validate } from './validate.js';
 
 const trajectory: Trajectory = {
   id: 't1:c1:i0',
@@ -94,5 +94,26 @@ describe('validate', () => {
   it('formats JSON pointers as readable paths', () => {
     expect(toJsonPath('')).toBe('$');
     expect(toJsonPath('/a/0/b~1c/with space')).toBe('$.a[0]["b/c"]["with space"]');
+  });
+
+  it('compiles a schema of your own with the same messages', () => {
+    const config = compileSchema<{ seed: number; name?: string }>(
+      {
+        type: 'object',
+        required: ['seed'],
+        properties: { seed: { type: 'integer' }, name: { type: 'string', minLength: 1 } },
+        additionalProperties: false,
+      },
+      'config',
+    );
+    expect(config.validate({ seed: 1 })).toEqual({ seed: 1 });
+    expect(config.check({ name: '', extra: 1 })).toEqual([
+      { path: '$.seed', message: 'is required but missing' },
+      { path: '$.extra', message: 'is not an allowed property' },
+      { path: '$.name', message: 'expected a string of at least 1 characters' },
+    ]);
+    expect(() => config.validate({ seed: 'x' })).toThrow(
+      /Invalid config \(1 problem\):\n {2}- \$\.seed: expected integer/,
+    );
   });
 });

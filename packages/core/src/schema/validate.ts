@@ -28,7 +28,7 @@ const compiled = new Map<SchemaKind, ValidateFunction>();
 
 function getAjv(): Ajv {
   if (!ajv) {
-    ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
     addFormats(ajv);
     for (const schema of Object.values(schemas)) ajv.addSchema(schema as object);
   }
@@ -114,9 +114,7 @@ function describe(error: ErrorObject): ValidationIssue {
   return { path, message };
 }
 
-/** The problems with `value` as a `kind`, by JSON path; empty when it is valid. */
-export function checkSchema(kind: SchemaKind, value: unknown): ValidationIssue[] {
-  const fn = getValidator(kind);
+function issuesOf(fn: ValidateFunction, value: unknown): ValidationIssue[] {
   if (fn(value)) return [];
   const issues = (fn.errors ?? []).filter((e) => e.keyword !== 'if').map(describe);
   // ajv can report the same problem through several branches; keep each once.
@@ -127,6 +125,36 @@ export function checkSchema(kind: SchemaKind, value: unknown): ValidationIssue[]
     seen.add(key);
     return true;
   });
+}
+
+/** The problems with `value` as a `kind`, by JSON path; empty when it is valid. */
+export function checkSchema(kind: SchemaKind, value: unknown): ValidationIssue[] {
+  return issuesOf(getValidator(kind), value);
+}
+
+export interface SchemaChecker<T> {
+  /** Every problem with `value`, by JSON path; empty when it is valid. */
+  check(value: unknown): ValidationIssue[];
+  /** Returns `value` typed, or throws a `ValidationError` naming each failing path. */
+  validate(value: unknown): T;
+}
+
+/**
+ * Compiles a schema of your own (a config file, a plugin's options) once, with the same error messages as
+ * `validate`: packages that validate their own inputs should not each format ajv's errors again.
+ */
+export function compileSchema<T>(schema: object, kind: string): SchemaChecker<T> {
+  const ajvForUser = new Ajv({ allErrors: true, strict: true, strictTypes: false, allowUnionTypes: true });
+  addFormats(ajvForUser);
+  const fn = ajvForUser.compile(schema);
+  return {
+    check: (value) => issuesOf(fn, value),
+    validate(value) {
+      const issues = issuesOf(fn, value);
+      if (issues.length > 0) throw new ValidationError(kind, issues);
+      return value as T;
+    },
+  };
 }
 
 /** Returns `value` typed as `kind`, or throws a `ValidationError` naming each failing JSON path. */
