@@ -1,1 +1,76 @@
-export {};
+/**
+ * @skillrl/rollout — LLM agents over any OpenAI-compatible endpoint, the episode loop, and batches of
+ * rollouts with the group and with/without-skill structure the estimators need.
+ */
+
+// The OpenAI-compatible agent: text or tool-calling mode, load-balanced endpoints, log-probs.
+export { createHttpFetch, type HttpFetch, type HttpFetchOptions } from './agent/http-fetch.js';
+export { ACT_TOOL, buildTools, type DecodedToolCall, decodeToolCall } from './agent/action-tools.js';
+export {
+  createOpenAIAgent,
+  type OpenAIAgent,
+  type OpenAIAgentOptions,
+  type OpenAIAgentStats,
+} from './agent/create-openai-agent.js';
+export {
+  type ActionFormat,
+  type ActionParser,
+  type ActionParserOptions,
+  createActionParser,
+  type ParsedAction,
+} from './agent/parse-action.js';
+
+// The text-in, text-out chat model (core's ChatModel) for skill editors and judges.
+export {
+  type ChatSampling,
+  choiceSeed,
+  createOpenAIChatModel,
+  type OpenAIChatModel,
+  type OpenAIChatModelOptions,
+  type OpenAIChatModelStats,
+} from './chat/create-openai-chat-model.js';
+export type {
+  OpenAIConnectionOptions,
+  OpenAIConnectionStats,
+} from './connection/create-openai-connection.js';
+
+// Skill injection: the replaceable system-prompt template.
+export {
+  type AgentMode,
+  DEFAULT_FORMAT_INSTRUCTIONS,
+  DEFAULT_SKILL_TEMPLATE,
+  DEFAULT_SYSTEM_PROMPT,
+  renderSkill,
+  renderSystemPrompt,
+  type SystemPromptInput,
+  type SystemPromptTemplate,
+} from './agent/system-prompt.js';
+// The on-disk request cache (content-addressed by the full request).
+export { canonicalJson } from './cache/canonical-json.js';
+export { type CachedResponse, createRequestCache, type RequestCache } from './cache/request-cache.js';
+// Batches: group / pairing plan fixed by the seed, streamed collection.
+export {
+  type CollectRolloutsOptions,
+  collectRollouts,
+  type RolloutRun,
+  type RolloutSummary,
+} from './collect/collect-rollouts.js';
+export {
+  type PairingOptions,
+  type PlannedEpisode,
+  type PlanRolloutsOptions,
+  planRollouts,
+  type SkillSource,
+  withSkillCount,
+} from './collect/plan-rollouts.js';
+
+// The episode loop.
+export { type RunEpisodeOptions, runEpisode } from './episode/run-episode.js';
+// Resilience: retries with backoff and Retry-After, rate limits, the final error.
+export { ModelCallError } from './resilience/model-call-error.js';
+export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './resilience/rate-limiter.js';
+export { isRetryable, type RetryOptions, retryAfterMs } from './resilience/retry-policy.js';
+export type { RetryEvent } from './resilience/with-retries.js';
+
+// Usage and cost accounting.
+export { addUsage, costOf, type PriceTable } from './usage/price-table.js';

@@ -7,6 +7,7 @@ const SYMBOL = Symbol.for('skillrl.error.model-call');
  * names the endpoint's status and the number of attempts; secrets are redacted by `SkillrlError`.
  */
 export class ModelCallError extends SkillrlError {
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: read by isInstance through the symbol.
   private readonly [SYMBOL] = true;
   readonly attempts: number;
   readonly status: number | undefined;

@@ -44,7 +44,8 @@ export function createRateLimiter(options: RateLimitOptions): RateLimiter {
     const t = now();
     const elapsed = Math.max(0, t - last);
     last = t;
-    for (const { bucket } of buckets) bucket.level = Math.min(bucket.capacity, bucket.level + elapsed * bucket.perMs);
+    for (const { bucket } of buckets)
+      bucket.level = Math.min(bucket.capacity, bucket.level + elapsed * bucket.perMs);
   };
 
   const take = async (tokens: number, signal?: AbortSignal) => {

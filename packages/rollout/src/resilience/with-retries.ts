@@ -1,4 +1,4 @@
-import { redactSecrets, type Rng } from '@skillrl/core';
+import { type Rng, redactSecrets } from '@skillrl/core';
 import { abortableSleep } from './abortable-sleep.js';
 import { ModelCallError } from './model-call-error.js';
 import { isRetryable, type ResolvedRetryOptions, retryDelay, statusOf } from './retry-policy.js';
@@ -31,7 +31,10 @@ function describe(error: unknown): string {
  * Runs `call` until it succeeds, a non-retryable error occurs, the budget is spent or `signal` aborts.
  * Aborts propagate as-is (the caller asked for them); every other final failure is a `ModelCallError`.
  */
-export async function withRetries<T>(call: (attempt: number) => Promise<T>, options: WithRetriesOptions): Promise<T> {
+export async function withRetries<T>(
+  call: (attempt: number) => Promise<T>,
+  options: WithRetriesOptions,
+): Promise<T> {
   const { retry, rng, signal, label } = options;
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) throw signal.reason;

@@ -14,8 +14,12 @@ export function costOf(usage: Usage, model: string, prices: PriceTable | undefin
 export function addUsage(a: Usage | undefined, b: Usage | undefined): Usage | undefined {
   if (!a) return b ? { ...b } : undefined;
   if (!b) return { ...a };
-  const out: Usage = { inputTokens: a.inputTokens + b.inputTokens, outputTokens: a.outputTokens + b.outputTokens };
-  if (a.requests !== undefined || b.requests !== undefined) out.requests = (a.requests ?? 0) + (b.requests ?? 0);
+  const out: Usage = {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+  };
+  if (a.requests !== undefined || b.requests !== undefined)
+    out.requests = (a.requests ?? 0) + (b.requests ?? 0);
   if (a.cost !== undefined || b.cost !== undefined) out.cost = (a.cost ?? 0) + (b.cost ?? 0);
   return out;
 }

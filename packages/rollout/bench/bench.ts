@@ -1,0 +1,165 @@
+// Rollout throughput against the fake server: `pnpm bench`. The server runs in a child process with a fixed
+// latency; the client runs collectRollouts over one-step episodes. Ideal throughput is concurrency ÷ latency.
+import { spawn } from 'node:child_process';
+import http from 'node:http';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Environment, Task, TaskAdapter, Verifier } from '@skillrl/core';
+import { collectRollouts, createOpenAIAgent } from '../src/index.js';
+
+const LATENCY_MS = 100;
+const ROUNDS = 10;
+const CONCURRENCY = [16, 128, 512];
+
+async function startServer(): Promise<{ baseURL: string; stop: () => void }> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const child = spawn(process.execPath, [join(here, 'fake-server.js'), String(LATENCY_MS)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout.once('data', (data: Buffer) => resolve(data.toString().trim()));
+    child.once('exit', (code) => reject(new Error(`fake server exited with ${code}`)));
+  });
+  return { baseURL: `http://127.0.0.1:${port}/v1`, stop: () => child.kill('SIGTERM') };
+}
+
+const verifier: Verifier = { name: 'any', verify: () => ({ score: 1, passed: true }) };
+const adapter: Pick<TaskAdapter, 'createEnvironment' | 'verifier'> = {
+  verifier: () => verifier,
+  createEnvironment: (): Environment => ({
+    maxSteps: 1,
+    reset: () => 'Look around.',
+    step: () => ({ observation: 'Done.', reward: 1, done: true }),
+  }),
+};
+const tasks = (n: number, tag: string): Task[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `${tag}-${i}`,
+    family: 'bench',
+    split: 'test',
+    prompt: `Task ${i}.`,
+  }));
+
+async function measure(baseURL: string, concurrency: number, episodes: number, tag: string, undici = false) {
+  const agent = createOpenAIAgent({
+    model: 'fake',
+    baseURL,
+    concurrency,
+    timeoutMs: 30_000,
+    ...(undici ? { clientOptions: { fetch: globalThis.fetch } } : {}),
+  });
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  let n = 0;
+  for await (const t of collectRollouts({
+    tasks: tasks(episodes, tag),
+    adapter,
+    agent,
+    groupSize: 1,
+    concurrency,
+  })) {
+    if (t.error) throw new Error(`episode ${t.id} failed: ${t.error.message}`);
+    n++;
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  agent.close();
+  return { n, seconds, cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / n };
+}
+
+/** The floor: the same request as a bare keep-alive node:http POST, without the openai client or the episode loop. */
+async function measureBare(baseURL: string, concurrency: number, requests: number) {
+  const url = new URL(`${baseURL}/chat/completions`);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+  const body = JSON.stringify({ model: 'fake', messages: [{ role: 'user', content: 'Task 0.' }] });
+  const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  const post = () =>
+    new Promise<unknown>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', agent, headers }, (res) => {
+        const parts: Buffer[] = [];
+        res.on('data', (p: Buffer) => parts.push(p));
+        res.on('end', () => resolve(JSON.parse(Buffer.concat(parts).toString())));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  let next = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < requests) await post();
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  agent.destroy();
+  return { n: requests, seconds, cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / requests };
+}
+
+const server = await startServer();
+try {
+  // JIT warm-up of the whole path (openai client, transport, episode loop) before anything is timed.
+  await measure(server.baseURL, 64, 3000, 'jit', false);
+  await measure(server.baseURL, 64, 1000, 'jit-fetch', true);
+
+  const rows = [];
+  for (const concurrency of CONCURRENCY) {
+    await measure(server.baseURL, concurrency, concurrency, `warm${concurrency}`);
+    const { n, seconds, cpuMsPerRequest } = await measure(
+      server.baseURL,
+      concurrency,
+      concurrency * ROUNDS,
+      `c${concurrency}`,
+    );
+    const ideal = concurrency / (LATENCY_MS / 1000);
+    const throughput = n / seconds;
+    rows.push({
+      concurrency,
+      episodes: n,
+      'throughput (req/s)': Math.round(throughput),
+      'ideal (req/s)': ideal,
+      'ratio to ideal': Number((throughput / ideal).toFixed(3)),
+      'client CPU ms/request': Number(cpuMsPerRequest.toFixed(3)),
+      // What one free client core could sustain at this CPU cost, whatever else the machine is running.
+      'CPU-bound ceiling (req/s/core)': Math.round(1000 / cpuMsPerRequest),
+    });
+  }
+  const [load1] = loadavg();
+  console.log(
+    `rollout throughput (default node:http transport), fake server latency ${LATENCY_MS} ms, ${ROUNDS} rounds ` +
+      `per concurrency, ${cpus().length} CPUs, load average ${load1?.toFixed(1)}`,
+  );
+  console.table(rows);
+
+  // Transport A/B at 128 in flight: alternating repetitions, so that load changes hit both sides alike.
+  const ab: Record<string, { cpu: number[]; ratio: number[] }> = {
+    'node:http (default)': { cpu: [], ratio: [] },
+    'global fetch': { cpu: [], ratio: [] },
+    'bare node:http POST (floor)': { cpu: [], ratio: [] },
+  };
+  await measureBare(server.baseURL, 128, 1280);
+  for (let rep = 0; rep < 3; rep++) {
+    const results = {
+      'node:http (default)': await measure(server.baseURL, 128, 1280, `ab${rep}h`, false),
+      'global fetch': await measure(server.baseURL, 128, 1280, `ab${rep}f`, true),
+      'bare node:http POST (floor)': await measureBare(server.baseURL, 128, 1280),
+    };
+    for (const [side, result] of Object.entries(results)) {
+      ab[side]?.cpu.push(result.cpuMsPerRequest);
+      ab[side]?.ratio.push(result.n / result.seconds / 1280);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+  console.log('transport A/B at concurrency 128, 3 alternating repetitions (medians)');
+  console.table(
+    Object.entries(ab).map(([transport, v]) => ({
+      transport,
+      'ratio to ideal': Number(median(v.ratio).toFixed(3)),
+      'client CPU ms/request': Number(median(v.cpu).toFixed(3)),
+    })),
+  );
+} finally {
+  server.stop();
+}

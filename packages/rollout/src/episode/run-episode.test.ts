@@ -1,0 +1,186 @@
+import {
+  type Environment,
+  type Skill,
+  type Task,
+  type ToolDefinition,
+  type Verifier,
+  validate,
+} from '@skillrl/core';
+import { type FakeChatRequest, type FakeOpenAIServer, startFakeOpenAI } from '@skillrl/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createOpenAIAgent } from '../agent/create-openai-agent.js';
+import { runEpisode } from './run-episode.js';
+
+const servers: FakeOpenAIServer[] = [];
+async function serve(options: Parameters<typeof startFakeOpenAI>[0]) {
+  const server = await startFakeOpenAI(options);
+  servers.push(server);
+  return server;
+}
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const task: Task = { id: 'count-3', family: 'count', split: 'train', prompt: 'Count up to 3.' };
+const skill: Skill = { name: 'counting', description: 'Count.', body: 'Say increment until done.' };
+
+/** Counts to 3: `increment` adds one, anything else is a no-op; reward 1 when 3 is reached. */
+function counterEnv(maxSteps = 6, failOn?: number): Environment & { closed: boolean; stepped: string[] } {
+  let n = 0;
+  return {
+    maxSteps,
+    closed: false,
+    stepped: [],
+    reset: () => {
+      n = 0;
+      return 'Current: 0';
+    },
+    step(action) {
+      this.stepped.push(action);
+      if (failOn !== undefined && this.stepped.length === failOn) throw new Error('engine crashed');
+      if (action === 'increment') n++;
+      return { observation: `Current: ${n}`, reward: n === 3 ? 1 : 0, done: n === 3 };
+    },
+    admissibleActions: () => ['increment', 'wait'],
+    close() {
+      this.closed = true;
+    },
+  };
+}
+const reached: Verifier = {
+  name: 'reached',
+  verify: (_task, t) => {
+    const ok = t.steps.some((s) => s.done && s.reward === 1);
+    return { score: ok ? 1 : 0, passed: ok, reason: ok ? 'reached 3' : 'did not reach 3' };
+  },
+};
+
+describe('runEpisode', () => {
+  it('runs reset → act/step until done, then verifies, producing a valid trajectory', async () => {
+    const server = await serve({ script: ['<action>increment</action>'] });
+    const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL, logprobs: true });
+    const env = counterEnv();
+    const t = await runEpisode({
+      agent,
+      env,
+      task,
+      skill,
+      verifier: reached,
+      seed: 5,
+      index: 2,
+      groupId: 'count-3',
+    });
+    expect(validate('trajectory', t)).toBe(t);
+    expect(t).toMatchObject({ id: 'count-3:c1:i2', condition: 1, reward: 1, answer: 'increment', seed: 5 });
+    expect(t.skill?.name).toBe('counting');
+    expect(t.skill?.hash).toMatch(/\w+/);
+    expect(t.verdict).toEqual({ score: 1, passed: true, reason: 'reached 3' });
+    expect(t.steps.map((s) => [s.observation, s.action, s.reward, s.done])).toEqual([
+      ['Current: 0', 'increment', 0, false],
+      ['Current: 1', 'increment', 0, false],
+      ['Current: 2', 'increment', 1, true],
+    ]);
+    expect(t.steps.every((s) => s.tokenIds?.length === 1 && s.logProbs?.length === 1)).toBe(true);
+    expect(t.usage).toMatchObject({ requests: 3, outputTokens: 3 });
+    expect(t.durationMs).toBe(t.steps.reduce((a, s) => a + (s.latencyMs ?? 0), 0));
+    expect(env.closed).toBe(true);
+    // Each decision gets its own seed, so a group's identical prompts are distinct requests.
+    const seeds = server.requests.map((r) => (r.body as FakeChatRequest).seed);
+    expect(new Set(seeds).size).toBe(3);
+  });
+
+  it('records an invalid action without stepping the environment, and stops at maxSteps', async () => {
+    const server = await serve({ script: ['no idea', '<action>wait</action>'] });
+    const agent = createOpenAIAgent({
+      model: 'm',
+      baseURL: server.baseURL,
+      actionParser: { formats: ['tag'] },
+    });
+    const env = counterEnv();
+    const t = await runEpisode({ agent, env, task, verifier: reached, maxSteps: 3 });
+    expect(t.condition).toBe(0);
+    expect(t.skill).toBeUndefined();
+    expect(t.steps.map((s) => [s.action, s.invalid ?? false])).toEqual([
+      ['', true],
+      ['wait', false],
+      ['', true],
+    ]);
+    expect(env.stepped).toEqual(['wait']);
+    expect(t.steps[1]?.observation).toMatch(/^Invalid action \(no action found in the reply\)/);
+    expect(t.steps[0]?.info?.raw).toBe('no idea');
+    expect(t.verdict.passed).toBe(false);
+    expect(t.error).toBeUndefined();
+  });
+
+  it('turns model, environment and verifier failures into trajectories with error set', async () => {
+    const down = await serve({ faults: { plan: () => 'server-error' } });
+    const apiKey = 'sk-live-abcdefghijklmnop';
+    const failing = createOpenAIAgent({
+      model: 'm',
+      baseURL: down.baseURL,
+      apiKey,
+      retry: { maxRetries: 1, baseDelayMs: 1 },
+    });
+    const model = await runEpisode({ agent: failing, env: counterEnv(), task, verifier: reached });
+    expect(validate('trajectory', model)).toBe(model);
+    expect(model.error?.code).toBe('model');
+    expect(model.error?.message).toMatch(/gave up after 2 attempts/);
+    expect(model.verdict).toMatchObject({ score: 0, passed: false });
+    expect(JSON.stringify(model)).not.toContain(apiKey);
+
+    const ok = await serve({ script: ['<action>increment</action>'] });
+    const agent = createOpenAIAgent({ model: 'm', baseURL: ok.baseURL });
+    const env = counterEnv(6, 2);
+    const crashed = await runEpisode({ agent, env, task, verifier: reached });
+    expect(crashed.error).toEqual({ code: 'environment', message: 'Error: engine crashed' });
+    expect(crashed.steps).toHaveLength(2);
+    expect(env.closed).toBe(true);
+
+    const broken: Verifier = {
+      name: 'broken',
+      verify: () => {
+        throw new Error('judge down');
+      },
+    };
+    const unverified = await runEpisode({ agent, env: counterEnv(), task, verifier: broken });
+    expect(unverified.error?.code).toBe('verifier');
+    expect(unverified.steps).toHaveLength(3);
+  });
+
+  it('runs task tools that have execute, passing the others to the environment', async () => {
+    const server = await serve({
+      script: [
+        { toolCalls: [{ name: 'peek', arguments: '{"what":"counter"}' }] },
+        { toolCalls: [{ name: 'act', arguments: '{"action":"increment"}' }] },
+      ],
+    });
+    const peek: ToolDefinition = {
+      name: 'peek',
+      description: 'Look at something.',
+      parameters: { type: 'object', properties: { what: { type: 'string' } } },
+      execute: (args) => `You peek at the ${String(args.what)}.`,
+    };
+    const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL, mode: 'tools' });
+    const env = counterEnv();
+    const t = await runEpisode({ agent, env, task, verifier: reached, tools: [peek], maxSteps: 2 });
+    expect(t.steps.map((s) => s.action)).toEqual(['peek({"what":"counter"})', 'increment']);
+    expect(t.steps[1]?.observation).toBe('You peek at the counter.');
+    expect(env.stepped).toEqual(['increment']);
+  });
+
+  it('rejects a skill-less condition 1, and throws the abort reason when cancelled', async () => {
+    const server = await serve({ faults: { plan: () => 'hang' } });
+    const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL });
+    await expect(
+      runEpisode({ agent, env: counterEnv(), task, verifier: reached, condition: 1 }),
+    ).rejects.toThrow(/skill/);
+    const controller = new AbortController();
+    const env = counterEnv();
+    const pending = runEpisode({ agent, env, task, verifier: reached, signal: controller.signal });
+    await expect.poll(() => server.inFlight()).toBe(1);
+    controller.abort(new Error('stop now'));
+    await expect(pending).rejects.toThrow('stop now');
+    expect(env.closed).toBe(true);
+    await expect.poll(() => server.inFlight()).toBe(0);
+  });
+});

@@ -1,0 +1,228 @@
+import {
+  type Agent,
+  type AgentAction,
+  type Condition,
+  createRng,
+  type Environment,
+  InvalidArgumentError,
+  redactSecrets,
+  type Skill,
+  skillHash,
+  type Task,
+  type ToolDefinition,
+  type Trajectory,
+  type TrajectoryError,
+  type TrajectoryStep,
+  type Usage,
+  type Verdict,
+  type Verifier,
+} from '@skillrl/core';
+import { addUsage } from '../usage/price-table.js';
+
+export interface RunEpisodeOptions {
+  agent: Agent;
+  env: Environment;
+  task: Task;
+  /** Injected into the prompt under condition 1. */
+  skill?: Skill;
+  /** Default: 1 when a skill is given, else 0. */
+  condition?: Condition;
+  /** Default: `env.maxSteps`. The smaller of the two applies. */
+  maxSteps?: number;
+  verifier: Verifier;
+  signal?: AbortSignal;
+  /** Default `${task.id}:c${condition}:i${index ?? 0}`. */
+  id?: string;
+  /** Episode seed; each decision gets `createRng(seed).seedFor(step)`. Default 0. */
+  seed?: number;
+  groupId?: string;
+  index?: number;
+  candidate?: number;
+  generation?: number;
+  /** Task tools; those with `execute` run here, the others go to the environment as actions. */
+  tools?: ToolDefinition[];
+  /** What the agent sees after an invalid action. */
+  invalidActionObservation?: (observation: string, action: AgentAction) => string;
+}
+
+const defaultInvalid = (observation: string, action: AgentAction): string => {
+  const why = typeof action.info?.error === 'string' ? ` (${action.info.error})` : '';
+  return `Invalid action${why}. Reply with exactly one valid action.\n\n${observation}`;
+};
+
+function errorOf(code: string, error: unknown): TrajectoryError {
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return { code, message: redactSecrets(message) };
+}
+
+function failedVerdict(error: TrajectoryError): Verdict {
+  return { score: 0, passed: false, reason: `episode did not finish (${error.code}): ${error.message}` };
+}
+
+/**
+ * Runs one episode: reset, then act/step until the environment is done or the step limit, then verify.
+ * A failure of the model (past its retry budget), the environment or the verifier does not throw: it ends
+ * the episode as a trajectory with `error` set and a zero verdict, so no rollout is silently lost. Only an
+ * abort through `signal` throws (the caller asked to stop).
+ *
+ * `durationMs` is the sum of the steps' model latencies (replayed from the request cache on a rerun), so a
+ * cached rerun reproduces the trajectory byte for byte.
+ */
+export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory> {
+  const { agent, env, task, skill, verifier, signal } = options;
+  const condition: Condition = options.condition ?? (skill ? 1 : 0);
+  if (condition !== 0 && condition !== 1) {
+    throw new InvalidArgumentError('condition', `expected 0 or 1, got ${String(condition)}`);
+  }
+  if (condition === 1 && !skill) {
+    throw new InvalidArgumentError(
+      'skill',
+      'condition 1 injects a skill: pass the skill, or use condition 0',
+    );
+  }
+  const maxSteps = Math.min(options.maxSteps ?? env.maxSteps, env.maxSteps);
+  if (!(Number.isInteger(maxSteps) && maxSteps >= 1)) {
+    throw new InvalidArgumentError('maxSteps', `expected an integer >= 1, got ${maxSteps}`);
+  }
+  const seed = options.seed ?? 0;
+  const rng = createRng(seed);
+  const id = options.id ?? `${task.id}:c${condition}:i${options.index ?? 0}`;
+  const invalidObservation = options.invalidActionObservation ?? defaultInvalid;
+  const steps: TrajectoryStep[] = [];
+  let usage: Usage | undefined;
+  let error: TrajectoryError | undefined;
+  let answer: string | undefined;
+
+  const checkAbort = () => {
+    if (signal?.aborted) throw signal.reason;
+  };
+
+  try {
+    checkAbort();
+    let observation: string;
+    try {
+      observation = await env.reset();
+    } catch (e) {
+      checkAbort();
+      throw Object.assign(new Error('reset'), { rollout: errorOf('environment', e) });
+    }
+    for (let index = 0; index < maxSteps; index++) {
+      checkAbort();
+      let admissible: string[] | undefined;
+      try {
+        admissible = env.admissibleActions?.();
+      } catch (e) {
+        throw Object.assign(new Error('admissible'), { rollout: errorOf('environment', e) });
+      }
+      let action: AgentAction;
+      const started = performance.now();
+      try {
+        action = await agent.act({
+          task,
+          condition,
+          observation,
+          history: steps,
+          stepIndex: index,
+          seed: rng.seedFor(index),
+          ...(condition === 1 && skill ? { skill } : {}),
+          ...(admissible ? { admissibleActions: admissible } : {}),
+          ...(options.tools ? { tools: options.tools } : {}),
+          ...(signal ? { signal } : {}),
+        });
+      } catch (e) {
+        checkAbort();
+        throw Object.assign(new Error('act'), { rollout: errorOf('model', e) });
+      }
+      const { latencyMs: reported, ...info } = action.info ?? {};
+      const latencyMs = typeof reported === 'number' ? reported : Math.round(performance.now() - started);
+      const step: TrajectoryStep = {
+        index,
+        observation,
+        action: action.action,
+        reward: 0,
+        done: false,
+        latencyMs,
+      };
+      if (action.invalid) step.invalid = true;
+      if (action.usage) step.usage = action.usage;
+      if (action.tokenIds) step.tokenIds = action.tokenIds;
+      if (action.logProbs) step.logProbs = action.logProbs;
+      if (action.logProb !== undefined) step.logProb = action.logProb;
+      if (action.raw !== undefined && action.raw !== action.action) info.raw = action.raw;
+      if (Object.keys(info).length > 0) step.info = info;
+      usage = addUsage(usage, action.usage);
+      steps.push(step);
+
+      if (action.invalid) {
+        observation = invalidObservation(observation, action);
+        continue;
+      }
+      answer = action.action;
+      const toolName = (info.toolCall as { name?: string } | undefined)?.name;
+      const tool = options.tools?.find((t) => t.name === toolName && t.execute);
+      try {
+        if (tool?.execute) {
+          observation = await tool.execute(
+            (info.toolArgs ?? {}) as Record<string, unknown>,
+            signal ? { signal } : {},
+          );
+          continue;
+        }
+        const result = await env.step(action.action);
+        step.reward = result.reward;
+        step.done = result.done;
+        if (result.info) step.info = { ...step.info, env: result.info };
+        observation = result.observation;
+      } catch (e) {
+        checkAbort();
+        throw Object.assign(new Error('step'), { rollout: errorOf(tool ? 'tool' : 'environment', e) });
+      }
+      if (step.done) break;
+    }
+  } catch (e) {
+    const rollout = (e as { rollout?: TrajectoryError }).rollout;
+    if (!rollout) throw e;
+    error = rollout;
+  } finally {
+    try {
+      await env.close?.();
+    } catch {
+      // A failing close must not turn a finished episode into a lost one.
+    }
+  }
+
+  const trajectory: Trajectory = {
+    id,
+    taskId: task.id,
+    family: task.family,
+    condition,
+    steps,
+    reward: 0,
+    verdict: { score: 0, passed: false },
+    seed,
+    durationMs: steps.reduce((sum, s) => sum + (s.latencyMs ?? 0), 0),
+  };
+  if (skill && condition === 1) trajectory.skill = { name: skill.name, hash: skillHash(skill) };
+  if (options.groupId !== undefined) trajectory.groupId = options.groupId;
+  if (options.index !== undefined) trajectory.index = options.index;
+  if (options.candidate !== undefined) trajectory.candidate = options.candidate;
+  if (options.generation !== undefined) trajectory.generation = options.generation;
+  if (answer !== undefined) trajectory.answer = answer;
+  if (usage) trajectory.usage = usage;
+
+  if (error) {
+    trajectory.error = error;
+    trajectory.verdict = failedVerdict(error);
+    return trajectory;
+  }
+  try {
+    if (signal?.aborted) throw signal.reason;
+    trajectory.verdict = await verifier.verify(task, trajectory);
+    trajectory.reward = trajectory.verdict.score;
+  } catch (e) {
+    if (signal?.aborted) throw signal.reason;
+    trajectory.error = errorOf('verifier', e);
+    trajectory.verdict = failedVerdict(trajectory.error);
+  }
+  return trajectory;
+}
