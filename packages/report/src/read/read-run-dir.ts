@@ -1,0 +1,93 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { InvalidArgumentError, type RunEvent, type Trajectory } from '@skillrl/core';
+import { checkEvent, isObj } from './check-event.js';
+import { readJsonl } from './read-jsonl.js';
+import { readSkillFiles, type SkillFile } from './read-skill-files.js';
+
+/** Everything the report reads from a run directory, with notes on what was missing or damaged. */
+export interface RunData {
+  dir: string;
+  config?: Record<string, unknown>;
+  /** `run.json`, written by the orchestrator next to config.json. */
+  manifest?: Record<string, unknown>;
+  events: RunEvent[];
+  /** Present only when the events carry no rollout records (then the report counts from these). */
+  rollouts: Trajectory[];
+  hasEventsFile: boolean;
+  hasRolloutsFile: boolean;
+  skills: SkillFile[];
+  notes: string[];
+}
+
+function readJsonFile(path: string, label: string, notes: string[]): Record<string, unknown> | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    const value: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    if (isObj(value)) return value;
+    notes.push(`${label}: not a JSON object; ignored.`);
+  } catch (error) {
+    notes.push(`${label}: could not be parsed (${(error as Error).message}); ignored.`);
+  }
+  return undefined;
+}
+
+/** Reads a run directory without writing to it: a run that is still going keeps its files as they are. */
+export function readRunDir(runDir: string): RunData {
+  if (typeof runDir !== 'string' || runDir.length === 0) {
+    throw new InvalidArgumentError('runDir', 'expected the path of a run directory (runs/<run-id>)');
+  }
+  const dir = resolve(runDir);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    throw new InvalidArgumentError(
+      'runDir',
+      `${dir} is not a directory; pass the folder a run wrote (runs/<run-id>)`,
+    );
+  }
+  const notes: string[] = [];
+  const config = readJsonFile(join(dir, 'config.json'), 'config.json', notes);
+  const manifest = readJsonFile(join(dir, 'run.json'), 'run.json', notes);
+
+  const eventsRead = readJsonl<unknown>(join(dir, 'events.jsonl'), 'events.jsonl');
+  notes.push(...eventsRead.notes);
+  const events: RunEvent[] = [];
+  let rejected = 0;
+  for (const record of eventsRead.records) {
+    const event = checkEvent(record);
+    if (event) events.push(event);
+    else rejected++;
+  }
+  if (rejected > 0) {
+    notes.push(`events.jsonl: ignored ${rejected} record(s) of an unknown type or with missing fields.`);
+  }
+  if (!eventsRead.exists)
+    notes.push('events.jsonl is missing: nothing has been recorded yet, or the run was moved.');
+
+  const rolloutsPath = join(dir, 'rollouts.jsonl');
+  const hasRolloutsFile = existsSync(rolloutsPath);
+  let rollouts: Trajectory[] = [];
+  // Rollout events carry all the report needs; the trajectories (much larger) are read only without them.
+  if (!events.some((e) => e.type === 'rollout') && hasRolloutsFile) {
+    const read = readJsonl<Trajectory>(rolloutsPath, 'rollouts.jsonl');
+    notes.push(...read.notes);
+    rollouts = read.records.filter(
+      (t) =>
+        isObj(t) &&
+        typeof t.family === 'string' &&
+        (t.condition === 0 || t.condition === 1) &&
+        isObj(t.verdict),
+    );
+  }
+  const skills = readSkillFiles(dir, notes);
+  return {
+    dir,
+    ...(config ? { config } : {}),
+    ...(manifest ? { manifest } : {}),
+    events,
+    rollouts,
+    hasEventsFile: eventsRead.exists,
+    hasRolloutsFile,
+    skills,
+    notes,
+  };
+}
