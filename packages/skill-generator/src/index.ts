@@ -7,3 +7,6 @@ export * from './history/index.js';
 
 // The trainable step editor: a small tfjs policy over the adapter's step vocabulary, trained by clipped GRPO.
 export * from './step-editor/index.js';
+
+// The LLM editor (inference-mode Skill-R1): replaceable prompt template, SKILL.md extraction and repair.
+export * from './llm-editor/index.js';

@@ -2,27 +2,22 @@ import {
   type Agent,
   type AgentAction,
   type AgentContext,
-  createRng,
   InvalidArgumentError,
-  registerSecret,
   type Usage,
 } from '@skillrl/core';
-import OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
 } from 'openai/resources/chat/completions';
-import pLimit from 'p-limit';
-import { createRequestCache, type RequestCache } from '../cache/request-cache.js';
-import { createRateLimiter } from '../resilience/rate-limiter.js';
-import { type RetryOptions, resolveRetryOptions } from '../resilience/retry-policy.js';
-import { type RetryEvent, withRetries } from '../resilience/with-retries.js';
-import { costOf, type PriceTable } from '../usage/price-table.js';
+import {
+  checkPositive,
+  createOpenAIConnection,
+  type OpenAIConnectionOptions,
+  type OpenAIConnectionStats,
+} from '../connection/create-openai-connection.js';
 import { buildTools, decodeToolCall } from './action-tools.js';
 import { buildMessages } from './build-messages.js';
-import { createEndpointPool } from './endpoint-pool.js';
 import { extractTokens } from './extract-tokens.js';
-import { createHttpFetch, type HttpFetch, type HttpFetchOptions } from './http-fetch.js';
 import { type ActionParser, type ActionParserOptions, createActionParser } from './parse-action.js';
 import {
   type AgentMode,
@@ -31,14 +26,8 @@ import {
   type SystemPromptTemplate,
 } from './system-prompt.js';
 
-export interface OpenAIAgentOptions {
-  model: string;
-  /** One endpoint, e.g. `http://127.0.0.1:8000/v1`. Default: the `openai` client's (api.openai.com). */
-  baseURL?: string;
-  /** Several equivalent endpoints, balanced by least in-flight requests. */
-  baseURLs?: string[];
-  /** Default `OPENAI_API_KEY`, else `EMPTY` (what local servers accept). Never logged or recorded. */
-  apiKey?: string;
+/** The connection (endpoints, key, retries, limits, cache, prices) plus how the agent prompts and decodes. */
+export interface OpenAIAgentOptions extends OpenAIConnectionOptions {
   temperature?: number;
   topP?: number;
   /** Sent as `max_tokens`, which vLLM, SGLang, Ollama, llama.cpp and OpenAI's chat models all accept. */
@@ -64,38 +53,9 @@ export interface OpenAIAgentOptions {
   sendSeed?: boolean;
   /** Extra body fields, e.g. `{ return_token_ids: true }` for vLLM. Part of the cache key. */
   extraBody?: Record<string, unknown>;
-  /** Per-attempt timeout in milliseconds. Default 60 000. */
-  timeoutMs?: number;
-  retry?: RetryOptions;
-  /** Requests in flight at once, across endpoints. Default 256. */
-  concurrency?: number;
-  requestsPerMinute?: number;
-  tokensPerMinute?: number;
-  /** A directory (or a cache) of responses keyed by the full request: a rerun replays without calling the model. */
-  cache?: string | RequestCache;
-  /** Prices per million tokens by model id; fills `usage.cost`. */
-  prices?: PriceTable;
-  /** Seeds retry jitter. Default 0. */
-  seed?: number;
-  /** Called before each retry (after redaction-safe classification), e.g. for logging. */
-  onRetry?: (event: RetryEvent & { baseURL: string }) => void;
-  /** Sockets for the default keep-alive `node:http` transport (ignored when `clientOptions.fetch` is given). */
-  http?: HttpFetchOptions;
-  /**
-   * Passed to the `openai` client (headers, or a `fetch` replacing the default keep-alive `node:http`
-   * transport). `maxRetries` is always 0: retries are ours.
-   */
-  clientOptions?: Omit<ConstructorParameters<typeof OpenAI>[0] & object, 'baseURL' | 'apiKey' | 'maxRetries'>;
 }
 
-export interface OpenAIAgentStats {
-  requests: number;
-  retries: number;
-  cacheHits: number;
-  failures: number;
-  usage: Usage;
-  endpoints: { baseURL: string; requests: number; inFlight: number }[];
-}
+export type OpenAIAgentStats = OpenAIConnectionStats;
 
 export interface OpenAIAgent extends Agent {
   readonly name: string;
@@ -105,18 +65,6 @@ export interface OpenAIAgent extends Agent {
   close(): void;
 }
 
-function checkPositive(name: string, value: number | undefined, integer = false): void {
-  if (value === undefined) return;
-  if (!(Number.isFinite(value) && value > 0) || (integer && !Number.isInteger(value))) {
-    throw new InvalidArgumentError(name, `expected ${integer ? 'an integer' : 'a number'} > 0, got ${value}`);
-  }
-}
-
-/** Rough prompt size for the tokens-per-minute budget: about four characters a token. */
-function estimateTokens(body: ChatCompletionCreateParamsNonStreaming): number {
-  return Math.ceil(JSON.stringify(body.messages).length / 4) + (body.max_tokens ?? 0);
-}
-
 /**
  * An agent backed by any OpenAI-compatible chat endpoint (OpenAI, vLLM, SGLang, Ollama, llama.cpp).
  * Retries, timeouts, concurrency and rate limits are owned here rather than by the `openai` client, so they
@@ -124,57 +72,16 @@ function estimateTokens(body: ChatCompletionCreateParamsNonStreaming): number {
  * `runEpisode` records as the trajectory's `error`.
  */
 export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
-  if (!options || typeof options.model !== 'string' || options.model.length === 0) {
-    throw new InvalidArgumentError(
-      'options.model',
-      'expected the model id the endpoint serves, e.g. "Qwen/Qwen3-8B"',
-    );
-  }
-  checkPositive('options.timeoutMs', options.timeoutMs);
-  checkPositive('options.concurrency', options.concurrency, true);
+  const connection = createOpenAIConnection(options);
   checkPositive('options.maxTokens', options.maxTokens, true);
   const mode = options.mode ?? 'text';
   if (mode !== 'text' && mode !== 'tools') {
     throw new InvalidArgumentError('options.mode', `expected 'text' or 'tools', got ${JSON.stringify(mode)}`);
   }
-  const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? 'EMPTY';
-  registerSecret(apiKey);
-  const retry = resolveRetryOptions(options.retry);
-  const timeoutMs = options.timeoutMs ?? 60_000;
   const parse =
     typeof options.actionParser === 'function'
       ? options.actionParser
       : createActionParser(options.actionParser);
-  const baseURLs = options.baseURLs ?? [options.baseURL ?? 'https://api.openai.com/v1'];
-  const own = options.clientOptions?.fetch ? undefined : createHttpFetch(options.http);
-  const transport = options.clientOptions?.fetch ?? (own as HttpFetch);
-  const pool = createEndpointPool(
-    baseURLs,
-    (baseURL) =>
-      new OpenAI({
-        ...options.clientOptions,
-        fetch: transport,
-        baseURL,
-        apiKey,
-        maxRetries: 0,
-        timeout: timeoutMs,
-      }),
-  );
-  const limit = pLimit(options.concurrency ?? 256);
-  const rateLimiter = createRateLimiter({
-    ...(options.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.requestsPerMinute }),
-    ...(options.tokensPerMinute === undefined ? {} : { tokensPerMinute: options.tokensPerMinute }),
-  });
-  const rateLimited = options.requestsPerMinute !== undefined || options.tokensPerMinute !== undefined;
-  const cache = typeof options.cache === 'string' ? createRequestCache(options.cache) : options.cache;
-  const rng = createRng(options.seed ?? 0);
-  const totals = {
-    requests: 0,
-    retries: 0,
-    cacheHits: 0,
-    failures: 0,
-    usage: { inputTokens: 0, outputTokens: 0 } as Usage,
-  };
 
   const buildBody = (context: AgentContext): ChatCompletionCreateParamsNonStreaming => {
     const system = renderSystemPrompt(
@@ -214,42 +121,14 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
     return body;
   };
 
-  const call = async (body: ChatCompletionCreateParamsNonStreaming, key: string, signal?: AbortSignal) => {
-    let current = '';
-    return withRetries(
-      (attempt) =>
-        limit(async () => {
-          if (rateLimited) await rateLimiter.acquire(estimateTokens(body), signal);
-          const endpoint = pool.acquire();
-          current = endpoint.baseURL;
-          totals.requests++;
-          if (attempt > 0) totals.retries++;
-          try {
-            return await endpoint.client.chat.completions.create(body, signal ? { signal } : {});
-          } finally {
-            pool.release(endpoint);
-          }
-        }),
-      {
-        retry,
-        rng: rng.fork(key),
-        label: `chat completion for ${options.model}`,
-        ...(signal ? { signal } : {}),
-        onRetry: (event) => options.onRetry?.({ ...event, baseURL: current }),
-      },
-    );
-  };
-
-  const decode = (response: ChatCompletion, latencyMs: number, context: AgentContext): AgentAction => {
+  const decode = (
+    response: ChatCompletion,
+    latencyMs: number,
+    usage: Usage,
+    context: AgentContext,
+  ): AgentAction => {
     const choice = response.choices?.[0];
     const info: Record<string, unknown> = { latencyMs };
-    const usage: Usage = {
-      inputTokens: response.usage?.prompt_tokens ?? 0,
-      outputTokens: response.usage?.completion_tokens ?? 0,
-      requests: 1,
-    };
-    const cost = costOf(usage, options.model, options.prices);
-    if (cost !== undefined) usage.cost = cost;
     if (!choice)
       return {
         action: '',
@@ -297,43 +176,14 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
         body.seed === undefined && context.seed !== undefined
           ? { ...body, decisionSeed: context.seed }
           : body;
-      const key = cache ? cache.key(keyed) : `${context.task.id}/${context.seed ?? ''}/${context.stepIndex}`;
-      const hit = cache ? await cache.get(key) : undefined;
-      let response: ChatCompletion;
-      let latencyMs: number;
-      if (hit) {
-        totals.cacheHits++;
-        response = hit.response as ChatCompletion;
-        latencyMs = hit.latencyMs;
-      } else {
-        const started = performance.now();
-        try {
-          response = await call(body, key, context.signal);
-        } catch (error) {
-          if (!context.signal?.aborted) totals.failures++;
-          throw error;
-        }
-        latencyMs = Math.round(performance.now() - started);
-        if (cache) await cache.set(key, { response, latencyMs });
-      }
-      const action = decode(response, latencyMs, context);
-      if (action.usage) {
-        totals.usage.inputTokens += action.usage.inputTokens;
-        totals.usage.outputTokens += action.usage.outputTokens;
-        totals.usage.requests = (totals.usage.requests ?? 0) + 1;
-        if (action.usage.cost !== undefined) totals.usage.cost = (totals.usage.cost ?? 0) + action.usage.cost;
-      }
-      return action;
+      const sent = await connection.send(body, {
+        cacheKey: keyed,
+        jitterKey: `${context.task.id}/${context.seed ?? ''}/${context.stepIndex}`,
+        ...(context.signal ? { signal: context.signal } : {}),
+      });
+      return decode(sent.response, sent.latencyMs, sent.usage, context);
     },
-    stats: () => ({
-      ...totals,
-      usage: { ...totals.usage },
-      endpoints: pool.endpoints.map((e) => ({
-        baseURL: e.baseURL,
-        requests: e.requests,
-        inFlight: e.inFlight,
-      })),
-    }),
-    close: () => own?.destroy(),
+    stats: () => connection.stats(),
+    close: () => connection.close(),
   };
 }

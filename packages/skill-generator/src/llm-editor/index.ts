@@ -1,0 +1,18 @@
+export {
+  createLlmSkillEditor,
+  type EditorSampling,
+  type LlmSkillEditorOptions,
+  type RejectedReply,
+} from './create-llm-skill-editor.js';
+export {
+  DEFAULT_EDITOR_SYSTEM,
+  DEFAULT_EDITOR_TEMPLATE,
+  DEFAULT_EDITOR_USER,
+  EDITOR_PLACEHOLDERS,
+  type EditorPlaceholder,
+  type EditorTemplate,
+  renderEditorTemplate,
+  resolveEditorTemplate,
+} from './editor-template.js';
+export { type ExtractedSkillText, extractSkillText, type SkillTextSource } from './extract-skill-text.js';
+export { normalizeSkillName, type RepairResult, repairSkill, type SkillDefaults } from './repair-skill.js';
