@@ -17,19 +17,19 @@ export interface NormalizeConvention {
   singleton: 'raw' | 'zero';
 }
 
-/**
- * Writes (x − centre_g) / denominator_g for every finite sample and 0 for the rest. Centre and
- * denominator are computed once per group, so the per-sample loop is two loads and a division.
- */
-export function groupNormalize(
+/** Per-group centre and denominator: a sample's normalised value is (x − centre[g]) / denom[g]. */
+export interface NormalizeParams {
+  centre: Float64Array;
+  denom: Float64Array;
+}
+
+/** Centre and denominator of every group under a convention (denominator 1 for `scale: 'none'`). */
+export function normalizationParams(
   values: Float64Array,
-  index: GroupIndex,
   moments: GroupMoments,
   convention: NormalizeConvention,
-  out: Float64Array,
-): void {
-  const { groupCount, groupOf, size } = index;
-  const { count, mean, m2 } = moments;
+): NormalizeParams {
+  const { groupCount, count, mean, m2 } = moments;
   const { scale, std, epsilon, singleton } = convention;
   const centre = new Float64Array(groupCount);
   const denom = new Float64Array(groupCount);
@@ -43,17 +43,47 @@ export function groupNormalize(
     const raw = c === 1 && singleton === 'raw';
     centre[g] = raw ? 0 : (mean[g] as number);
     const d =
-      scale === 'group' ? (raw ? 1 + epsilon : stdFrom(m2[g] as number, c, std) + epsilon) : batchDenom;
+      scale === 'none'
+        ? 1
+        : scale === 'group'
+          ? raw
+            ? 1 + epsilon
+            : stdFrom(m2[g] as number, c, std) + epsilon
+          : batchDenom;
     // Only epsilon = 0 can give a zero denominator; the numerator is then exactly 0 (a constant group).
     denom[g] = d === 0 ? 1 : d;
   }
-  if (scale === 'none') {
-    for (let i = 0; i < size; i++) {
-      const x = values[i] as number;
-      out[i] = x - x === 0 ? x - (centre[groupOf[i] as number] as number) : 0;
+  return { centre, denom };
+}
+
+/**
+ * Writes (x − centre_g) / denominator_g for every finite sample and 0 for the rest. Centre and
+ * denominator are computed once per group, so the per-sample loop is two loads and a division.
+ */
+export function groupNormalize(
+  values: Float64Array,
+  index: GroupIndex,
+  moments: GroupMoments,
+  convention: NormalizeConvention,
+  out: Float64Array,
+): void {
+  const { centre, denom } = normalizationParams(values, moments, convention);
+  const { groupCount, size } = index;
+  const runStart = index.runStart;
+  if (runStart) {
+    // Contiguous groups: centre and denominator stay in registers for the whole run.
+    for (let g = 0; g < groupCount; g++) {
+      const c = centre[g] as number;
+      const d = denom[g] as number;
+      const end = runStart[g + 1] as number;
+      for (let i = runStart[g] as number; i < end; i++) {
+        const x = values[i] as number;
+        out[i] = x - x === 0 ? (x - c) / d : 0;
+      }
     }
     return;
   }
+  const groupOf = index.groupOf;
   for (let i = 0; i < size; i++) {
     const x = values[i] as number;
     if (x - x !== 0) {

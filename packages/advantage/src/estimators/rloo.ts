@@ -18,7 +18,7 @@ export function createRloo(options?: RlooOptions): AdvantageEstimator {
     name: 'rloo',
     estimate(batch) {
       const { checked, index, moments, bookkeeping } = prepareGroups('rloo', batch);
-      const { groupCount, groupOf, size } = index;
+      const { groupCount, size } = index;
       const centre = new Float64Array(groupCount);
       const factor = new Float64Array(groupCount);
       for (let g = 0; g < groupCount; g++) {
@@ -33,6 +33,20 @@ export function createRloo(options?: RlooOptions): AdvantageEstimator {
       }
       const scores = checked.scores;
       const advantages = new Float64Array(size);
+      const runStart = index.runStart;
+      if (runStart) {
+        for (let g = 0; g < groupCount; g++) {
+          const c = centre[g] as number;
+          const f = factor[g] as number;
+          const end = runStart[g + 1] as number;
+          for (let i = runStart[g] as number; i < end; i++) {
+            const x = scores[i] as number;
+            if (x - x === 0) advantages[i] = f * (x - c);
+          }
+        }
+        return { advantages, metrics: { ...bookkeeping } };
+      }
+      const groupOf = index.groupOf;
       for (let i = 0; i < size; i++) {
         const x = scores[i] as number;
         if (x - x !== 0) continue;

@@ -1,5 +1,6 @@
 import type { AdvantageEstimator } from '@skillrl/core';
-import { numericField, readBatch, requireField } from '../batch/read-batch.js';
+import { InvalidArgumentError } from '@skillrl/core';
+import { readBatch, requireField } from '../batch/read-batch.js';
 import { groupBookkeeping } from '../group/group-bookkeeping.js';
 import { buildGroupIndex, buildPairIndex } from '../group/group-index.js';
 import { computeGroupMoments, type StdKind, stdFrom } from '../group/group-moments.js';
@@ -59,21 +60,28 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
       );
       const instanceKeys = batch.instanceIds ?? batch.groupIds;
       const instances = buildGroupIndex(instanceKeys);
-      const generationValues = numericField(generationsField);
-      const generations = buildGroupIndex(generationValues);
+      const generations = buildGroupIndex(generationsField as ArrayLike<number>);
       const cells = buildPairIndex(instances, generations);
       const { scores, size } = checked;
-      const moments = computeGroupMoments(scores, cells);
+      const moments = computeGroupMoments(scores, cells, { successes: batch.successes });
 
       // Order each instance's cells by generation value: counting sort by instance, then insertion sort
       // within an instance (a handful of generations each).
       const cellCount = cells.groupCount;
       const cellInstance = new Int32Array(cellCount);
       const cellGeneration = new Float64Array(cellCount);
+      const instanceOf = instances.groupOf;
       for (let c = 0; c < cellCount; c++) {
         const first = cells.firstSample[c] as number;
-        cellInstance[c] = instances.groupOf[first] as number;
-        cellGeneration[c] = generationValues[first] as number;
+        cellInstance[c] = instanceOf[first] as number;
+        const generation = generationsField[first];
+        if (typeof generation !== 'number' || Number.isNaN(generation)) {
+          throw new InvalidArgumentError(
+            `batch.generations[${first}]`,
+            `skill-r1: expected a number, got ${String(generation)}`,
+          );
+        }
+        cellGeneration[c] = generation;
       }
       const start = new Int32Array(instances.groupCount + 1);
       for (let c = 0; c < cellCount; c++) start[(cellInstance[c] as number) + 1]!++;
@@ -128,7 +136,7 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
         }
         advantages[i] = intra + lambda * (inter[c] as number);
       }
-      const bookkeeping = groupBookkeeping(scores, cells, moments, { successes: batch.successes });
+      const bookkeeping = groupBookkeeping(moments);
       return {
         advantages,
         metrics: { ...bookkeeping, inter_mean: interCells === 0 ? 0 : interSum / interCells },

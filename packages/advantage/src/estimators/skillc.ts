@@ -1,12 +1,12 @@
 import type { AdvantageEstimator } from '@skillrl/core';
 import { InvalidArgumentError, MissingFieldError } from '@skillrl/core';
-import { numericField, requireField } from '../batch/read-batch.js';
+import { requireField } from '../batch/read-batch.js';
 import { isSuccess, type OutcomeRule } from '../group/group-bookkeeping.js';
 import { buildGroupIndex, type GroupIndex } from '../group/group-index.js';
 import { computeGroupMoments, type StdKind } from '../group/group-moments.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
-import { groupNormalize } from './group-normalize.js';
+import { normalizationParams } from './group-normalize.js';
 
 export interface SkillcOptions {
   /** Attribution strength λ, >= 0, default 1. */
@@ -64,21 +64,14 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
     name: 'skillc',
     estimate(batch) {
       const { checked, index, moments, bookkeeping } = prepareGroups('skillc', batch, successThreshold);
-      const conditionField = requireField(
+      const conditions = requireField(
         checked,
         'conditions',
         'skillc',
         'give each rollout its condition: 1 with the skill in the prompt, 0 without',
-      );
-      const conditions = numericField(conditionField);
+      ) as ArrayLike<unknown>;
       const { groupCount, groupOf, size } = index;
       const scores = checked.scores;
-      for (let i = 0; i < size; i++) {
-        const z = conditions[i];
-        if (z !== 0 && z !== 1) {
-          throw new InvalidArgumentError(`batch.conditions[${i}]`, `skillc: expected 0 or 1, got ${z}`);
-        }
-      }
       let familyLambda: Float64Array | undefined;
       if (lambdaByFamily) {
         if (!batch.families) {
@@ -95,7 +88,16 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
 
       // Cells (task, condition) numbered task * 2 + z, so the two sides of a task sit side by side.
       const cellOf = new Int32Array(size);
-      for (let i = 0; i < size; i++) cellOf[i] = (groupOf[i] as number) * 2 + (conditions[i] as number);
+      for (let i = 0; i < size; i++) {
+        const z = conditions[i];
+        if (z !== 0 && z !== 1) {
+          throw new InvalidArgumentError(
+            `batch.conditions[${i}]`,
+            `skillc: expected 0 or 1, got ${String(z)}`,
+          );
+        }
+        cellOf[i] = (groupOf[i] as number) * 2 + z;
+      }
       const cellIndex: GroupIndex = {
         size,
         groupCount: groupCount * 2,
@@ -104,13 +106,13 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
       };
       const cellMoments = computeGroupMoments(scores, cellIndex);
 
-      const a1 = new Float64Array(size);
-      const scopeIndex = scope === 'group' ? index : buildGroupIndex(new Int32Array(size));
-      const scopeMoments = scope === 'group' ? moments : computeGroupMoments(scores, scopeIndex);
+      // A1 and A2 as (x − centre) / denom per group and per cell: the same arithmetic as grpo's, so w = 0
+      // with no correction gives grpo's values exactly.
       const convention = { scale: 'group', std, epsilon, singleton: 'zero' } as const;
-      groupNormalize(scores, scopeIndex, scopeMoments, convention, a1);
-      const a2 = new Float64Array(size);
-      groupNormalize(scores, cellIndex, cellMoments, convention, a2);
+      const scopeMoments =
+        scope === 'group' ? moments : computeGroupMoments(scores, buildGroupIndex(new Int32Array(size)));
+      const a1 = normalizationParams(scores, scopeMoments, convention);
+      const a2 = normalizationParams(scores, cellMoments, convention);
 
       const positiveGap = new Float64Array(groupCount);
       let gapSum = 0;
@@ -137,13 +139,16 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
       for (let i = 0; i < size; i++) {
         const x = scores[i] as number;
         if (x - x !== 0) continue;
-        let a = (1 - w) * (a1[i] as number) + w * (a2[i] as number);
-        const g = groupOf[i] as number;
-        const gap = positiveGap[g] as number;
+        const g = scope === 'group' ? (groupOf[i] as number) : 0;
+        const cell = cellOf[i] as number;
+        const first = (x - (a1.centre[g] as number)) / (a1.denom[g] as number);
+        const second = (x - (a2.centre[cell] as number)) / (a2.denom[cell] as number);
+        let a = (1 - w) * first + w * second;
+        const gap = positiveGap[cell >> 1] as number;
         if (gap > 0 && (gate === 'all' || isSuccess(rule, i, x))) {
           const c = (familyLambda ? (familyLambda[i] as number) : lambda) * gap;
           if (c !== 0) {
-            a += conditions[i] === 1 ? -c : c;
+            a += (cell & 1) === 1 ? -c : c;
             correctionSum += c;
             corrected++;
           }

@@ -1,4 +1,3 @@
-import type { GroupIndex } from './group-index.js';
 import type { GroupMoments } from './group-moments.js';
 
 /**
@@ -34,32 +33,18 @@ export interface GroupBookkeeping extends Record<string, number> {
   nonfinite: number;
 }
 
-export function groupBookkeeping(
-  scores: Float64Array,
-  index: GroupIndex,
-  moments: GroupMoments,
-  rule: OutcomeRule,
-): GroupBookkeeping {
-  const { groupCount, groupOf, size } = index;
-  const passes = new Int32Array(groupCount);
-  if (rule.threshold === undefined && !rule.successes) {
-    // The common case, kept free of calls: pass means score > 0 (non-finite fail the test or are skipped).
-    for (let i = 0; i < size; i++) {
-      if ((scores[i] as number) > 0 && (scores[i] as number) !== Number.POSITIVE_INFINITY) {
-        passes[groupOf[i] as number]!++;
-      }
-    }
-  } else {
-    for (let i = 0; i < size; i++) {
-      const x = scores[i] as number;
-      if (x - x === 0 && isSuccess(rule, i, x)) passes[groupOf[i] as number]!++;
-    }
-  }
+/**
+ * Reduces per-group moments to the shared metrics. `moments` must have been computed with the outcome rule
+ * (`computeGroupMoments(values, index, rule)`), which counts the passes in the same pass as the sums.
+ */
+export function groupBookkeeping(moments: GroupMoments): GroupBookkeeping {
+  const passes = moments.passes;
+  if (!passes) throw new Error('groupBookkeeping: moments were computed without an outcome rule');
   let groups = 0;
   let zeroStd = 0;
   let allPass = 0;
   let allFail = 0;
-  for (let g = 0; g < groupCount; g++) {
+  for (let g = 0; g < moments.groupCount; g++) {
     const c = moments.count[g] as number;
     if (c === 0) continue;
     groups++;

@@ -20,9 +20,9 @@ export function prepareGroups(
 ): PreparedGroups {
   const checked = readBatch(batch, component);
   const index = buildGroupIndex(batch.groupIds);
-  const moments = computeGroupMoments(checked.scores, index);
   const rule =
     successThreshold === undefined ? { successes: batch.successes } : { threshold: successThreshold };
-  const bookkeeping = groupBookkeeping(checked.scores, index, moments, rule);
+  const moments = computeGroupMoments(checked.scores, index, rule);
+  const bookkeeping = groupBookkeeping(moments);
   return { checked, index, moments, bookkeeping };
 }

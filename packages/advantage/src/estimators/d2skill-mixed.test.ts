@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { expectAdvantages } from '../test-support.js';
+import { createD2SkillMixed } from './d2skill-mixed.js';
+
+describe('d2skill-mixed', () => {
+  // z=1 [1, 1], z=0 [1, 0]: s̄0 = 0.5.
+  const batch = { scores: [1, 1, 1, 0], groupIds: [1, 1, 1, 1], conditions: [1, 1, 0, 0] };
+
+  it('adds c·(s − s̄0) to every rollout, then normalises over the mixed group', () => {
+    // Shaped [1.5, 1.5, 1.5, −0.5]: mean 1, deviations [0.5, 0.5, 0.5, −1.5], Σd² = 3, unbiased std 1.
+    const { advantages, metrics } = createD2SkillMixed().estimate(batch);
+    const d = 1 + 1e-6;
+    expectAdvantages(advantages, [0.5 / d, 0.5 / d, 0.5 / d, -1.5 / d]);
+    expect(metrics.intrinsic_mean).toBeCloseTo(0.25, 14);
+    // Bookkeeping on the outcome: one mixed group, not all-pass even though the shaped rewards differ.
+    expect(metrics).toMatchObject({ groups_all_pass: 0, groups_all_fail: 0, frac_zero_std: 0 });
+  });
+
+  it("with intrinsicOn 'skill' shapes only the rollouts with the skill", () => {
+    // Shaped [1.5, 1.5, 1, 0]: mean 1, deviations [0.5, 0.5, 0, −1], Σd² = 1.5, unbiased std sqrt(0.5).
+    const d = Math.sqrt(0.5) + 1e-6;
+    expectAdvantages(createD2SkillMixed({ intrinsicOn: 'skill' }).estimate(batch).advantages, [
+      0.5 / d,
+      0.5 / d,
+      0,
+      -1 / d,
+    ]);
+  });
+});

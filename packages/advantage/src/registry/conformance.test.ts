@@ -1,0 +1,82 @@
+import type { AdvantageBatch } from '@skillrl/core';
+import {
+  type BaseBatch,
+  describeEstimatorConformance,
+  type EstimatorConformanceOptions,
+} from '@skillrl/testkit';
+import { describe, expect, it } from 'vitest';
+import { createEstimator, listEstimators } from './estimator-registry.js';
+
+// Extra fields derived from positions and group ids only, as the suite requires.
+const conditionsByPosition = (base: BaseBatch): AdvantageBatch => ({
+  ...base,
+  conditions: base.scores.map((_, i) => i % 2),
+});
+
+/** How each registered estimator runs the suite: what it needs, and whether it is group-local. */
+const CONFORMANCE: Record<string, EstimatorConformanceOptions> = {
+  grpo: {},
+  'dr-grpo': {},
+  rloo: {},
+  'grpo-passk': {},
+  grpo_passk: {},
+  // Whitening over the batch couples every group.
+  'reinforce-pp-baseline': { groupLocal: false },
+  reinforce_plus_plus_baseline: { groupLocal: false },
+  'reinforce-pp': {
+    groupLocal: false,
+    buildBatch: (base, rng) => ({ ...base, stepRewards: base.scores.map(() => [rng.int(2), rng.float()]) }),
+  },
+  reinforce_plus_plus: { groupLocal: false },
+  opo: {
+    requiredFields: ['lengths'],
+    buildBatch: (base, rng) => ({ ...base, lengths: base.scores.map(() => 1 + rng.int(200)) }),
+  },
+  remax: {
+    requiredFields: ['baselines'],
+    buildBatch: (base, rng) => ({ ...base, baselines: base.scores.map(() => rng.float()) }),
+  },
+  // α = B / M counts non-zero scores over the whole batch.
+  gpg: { groupLocal: false },
+  'skill-r1': {
+    requiredFields: ['generations'],
+    buildBatch: (base) => ({ ...base, generations: base.scores.map((_, i) => i % 3) }),
+  },
+  skillc: { requiredFields: ['conditions'], buildBatch: conditionsByPosition },
+  'd2skill-mixed': { requiredFields: ['conditions'], buildBatch: conditionsByPosition },
+};
+
+for (const name of listEstimators()) {
+  describeEstimatorConformance(name, () => createEstimator(name), CONFORMANCE[name] ?? {});
+}
+
+// Non-default conventions that change the code path also run the suite.
+describeEstimatorConformance('grpo (scale batch)', () => createEstimator('grpo', { scale: 'batch' }), {
+  groupLocal: false,
+});
+describeEstimatorConformance(
+  'skillc (scope batch, gate all, per-family λ)',
+  () => createEstimator('skillc', { scope: 'batch', gate: 'all', lambdaByFamily: { a: 0.5 } }),
+  {
+    groupLocal: false,
+    requiredFields: ['conditions', 'families'],
+    buildBatch: (base) => ({
+      ...conditionsByPosition(base),
+      families: base.groupIds.map((g) => (String(g).length % 2 === 0 ? 'a' : 'b')),
+    }),
+  },
+);
+describeEstimatorConformance(
+  'skill-r1 (previous means, normalised)',
+  () => createEstimator('skill-r1', { normalizeIntra: true, previousMeans: { 1: 0.5, 'task-0': 0.25 } }),
+  {
+    requiredFields: ['generations'],
+    buildBatch: (base) => ({ ...base, generations: base.scores.map((_, i) => (i * 7) % 4) }),
+  },
+);
+
+describe('conformance coverage', () => {
+  it('has a conformance entry for every registered estimator', () => {
+    expect(listEstimators().filter((name) => !(name in CONFORMANCE))).toEqual([]);
+  });
+});
