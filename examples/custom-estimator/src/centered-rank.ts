@@ -1,0 +1,81 @@
+import type { AdvantageBatch, AdvantageEstimator } from '@skillrl/core';
+import { InvalidArgumentError } from '@skillrl/core';
+
+export interface CenteredRankOptions {
+  /** Multiplies every advantage (default 1). */
+  scale?: number;
+}
+
+function checkLengths(batch: AdvantageBatch): number {
+  const n = batch.scores.length;
+  for (const [key, value] of Object.entries(batch)) {
+    if (value && typeof value === 'object' && typeof (value as ArrayLike<unknown>).length === 'number') {
+      const length = (value as ArrayLike<unknown>).length;
+      if (key !== 'stepRewards' && length !== n) {
+        throw new InvalidArgumentError(
+          `batch.${key}`,
+          `expected ${n} entries (one per score), got ${length}`,
+        );
+      }
+    }
+  }
+  return n;
+}
+
+/**
+ * Rank-based advantage, robust to reward scale and outliers: inside each group the finite scores are ranked
+ * (ties share their mean rank, 0-based) and A_i = scale · (rank_i − (n − 1)/2) / (n − 1), in [−scale/2, scale/2].
+ * A one-sample or constant group gets 0; a non-finite score gets 0 and is left out of its group's ranks.
+ */
+export function createCenteredRank(options: CenteredRankOptions = {}): AdvantageEstimator {
+  const scale = options.scale ?? 1;
+  if (!Number.isFinite(scale))
+    throw new InvalidArgumentError('options.scale', `expected a finite number, got ${scale}`);
+  return {
+    name: 'centered-rank',
+    estimate(batch) {
+      const n = checkLengths(batch);
+      const advantages = new Float64Array(n);
+      const groups = new Map<string | number, number[]>();
+      for (let i = 0; i < n; i++) {
+        if (!Number.isFinite(batch.scores[i])) continue;
+        const key = batch.groupIds[i] as string | number;
+        const members = groups.get(key);
+        if (members) members.push(i);
+        else groups.set(key, [i]);
+      }
+      let zeroStd = 0;
+      let allPass = 0;
+      let allFail = 0;
+      for (const members of groups.values()) {
+        const scores = members.map((i) => batch.scores[i] as number);
+        if (scores.every((s) => s === scores[0])) zeroStd++;
+        if (scores.every((s) => s > 0)) allPass++;
+        if (scores.every((s) => s <= 0)) allFail++;
+        const m = members.length;
+        if (m < 2) continue;
+        const order = members
+          .slice()
+          .sort((a, b) => (batch.scores[a] as number) - (batch.scores[b] as number));
+        let k = 0;
+        while (k < m) {
+          let j = k;
+          while (j + 1 < m && batch.scores[order[j + 1] as number] === batch.scores[order[k] as number]) j++;
+          const rank = (k + j) / 2;
+          for (let t = k; t <= j; t++)
+            advantages[order[t] as number] = (scale * (rank - (m - 1) / 2)) / (m - 1);
+          k = j + 1;
+        }
+      }
+      const count = groups.size || 1;
+      return {
+        advantages,
+        metrics: {
+          frac_zero_std: groups.size ? zeroStd / count : 0,
+          groups_all_pass: allPass,
+          groups_all_fail: allFail,
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,266 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseSkill, redactSecrets, SkillFormatError, validateSkill } from '@skillrl/core';
+import { Command, CommanderError } from 'commander';
+import { configSchema } from '../config/config-schema.js';
+import { loadConfig } from '../config/load-config.js';
+import { evaluate } from '../evaluate/evaluate.js';
+import { exportJsonl } from '../export/export-jsonl.js';
+import { resumeRun, runConfig } from '../run/run-config.js';
+import type { RunResult } from '../run/run-types.js';
+import { describeError } from './describe-error.js';
+import { formatTable, percent } from './format-table.js';
+import { createProgressDisplay } from './progress-bar.js';
+
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const defaultIo: CliIo = {
+  out: (t) => process.stdout.write(`${t}\n`),
+  err: (t) => process.stderr.write(`${t}\n`),
+};
+
+/** Exit status of a command that ran into bad input or a failure (usage errors exit 2, from commander). */
+export class CliExit extends Error {
+  constructor(readonly code: number) {
+    super(`exit ${code}`);
+  }
+}
+
+/** Ctrl-C stops the run cleanly (episodes in flight are cancelled, run:end says so); resume continues it. */
+function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const controller = new AbortController();
+  const onInterrupt = () =>
+    controller.abort(new Error('interrupted (SIGINT); continue with `skillrl resume`'));
+  process.once('SIGINT', onInterrupt);
+  return { signal: controller.signal, dispose: () => process.off('SIGINT', onInterrupt) };
+}
+
+function printResult(io: CliIo, json: boolean, result: RunResult): void {
+  if (json) {
+    io.out(JSON.stringify({ ok: true, ...result }));
+    return;
+  }
+  io.out(`run ${result.runId} completed: ${result.dir}`);
+  io.out(`rollouts run ${result.ran}, reused from disk ${result.reused}`);
+  const rows = Object.entries(result.metrics).map(([k, v]) => [
+    k,
+    Number.isInteger(v) ? String(v) : v.toFixed(4),
+  ]);
+  io.out(formatTable(['metric', 'value'], rows));
+}
+
+/** The `skillrl` program; `io` and `exitOverride` make it testable in-process. */
+export function createCli(io: CliIo = defaultIo): Command {
+  const program = new Command('skillrl')
+    .description('Reinforcement learning over agent skills: Skill-R1 (evolve) and SKILLC (internalize).')
+    .version('0.1.0')
+    .showHelpAfterError()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+
+  const withErrors =
+    <A extends unknown[]>(fn: (...args: A) => Promise<void>) =>
+    async (...args: A): Promise<void> => {
+      const command = args[args.length - 1] as Command;
+      const json = Boolean((command.opts() as { json?: boolean }).json);
+      try {
+        await fn(...args);
+      } catch (error) {
+        if (error instanceof CliExit || error instanceof CommanderError) throw error;
+        const d = describeError(error);
+        if (json) io.out(JSON.stringify({ ok: false, error: d.json }));
+        else io.err(`error: ${redactSecrets(d.message)}`);
+        throw new CliExit(1);
+      }
+    };
+
+  program
+    .command('run')
+    .description('run the evolve or internalize loop a config describes, writing its run directory')
+    .argument('<config>', 'YAML or JSON config file')
+    .option('--run-dir <dir>', 'run directory (default <config dir>/<runDir>/<name>)')
+    .option('--json', 'print the result as one JSON line, no progress bar')
+    .action(
+      withErrors(async (file: string, opts: { runDir?: string; json?: boolean }) => {
+        const loaded = loadConfig(file);
+        const bar = createProgressDisplay(!opts.json);
+        const interrupt = interruptSignal();
+        try {
+          const result = await runConfig(loaded, {
+            ...(opts.runDir ? { runDir: opts.runDir } : {}),
+            signal: interrupt.signal,
+            onProgress: (p) => bar.update(p),
+            onWarning: (m) => io.err(`warning: ${m}`),
+          });
+          bar.stop();
+          printResult(io, Boolean(opts.json), result);
+        } finally {
+          bar.stop();
+          interrupt.dispose();
+        }
+      }),
+    );
+
+  program
+    .command('resume')
+    .description('continue an interrupted run from its latest checkpoint; finished rollouts are reused')
+    .argument('<run-dir>', 'the run directory')
+    .option('--json', 'print the result as one JSON line, no progress bar')
+    .action(
+      withErrors(async (dir: string, opts: { json?: boolean }) => {
+        const bar = createProgressDisplay(!opts.json);
+        const interrupt = interruptSignal();
+        try {
+          const result = await resumeRun(dir, {
+            signal: interrupt.signal,
+            onProgress: (p) => bar.update(p),
+            onWarning: (m) => io.err(`warning: ${m}`),
+          });
+          bar.stop();
+          printResult(io, Boolean(opts.json), result);
+        } finally {
+          bar.stop();
+          interrupt.dispose();
+        }
+      }),
+    );
+
+  program
+    .command('eval')
+    .description("success with and without each family's skill, per family, for the config's agent and tasks")
+    .argument('<config>', 'YAML or JSON config file')
+    .option('--episodes <n>', 'episodes per task and condition', '1')
+    .option('--json', 'print the table as JSON')
+    .action(
+      withErrors(async (file: string, opts: { episodes: string; json?: boolean }) => {
+        const episodes = Number(opts.episodes);
+        if (!Number.isInteger(episodes) || episodes < 1) {
+          throw new CommanderError(
+            2,
+            'skillrl.episodes',
+            `--episodes expects an integer >= 1, got "${opts.episodes}"`,
+          );
+        }
+        const loaded = loadConfig(file);
+        const bar = createProgressDisplay(!opts.json);
+        const result = await evaluate(loaded, { episodes, onProgress: (p) => bar.update(p) }).finally(() =>
+          bar.stop(),
+        );
+        if (opts.json) {
+          io.out(JSON.stringify({ ok: true, ...result }));
+          return;
+        }
+        const rows = result.families.map((f) => [
+          f.family,
+          percent(f.withSkill),
+          percent(f.withoutSkill),
+          f.withSkill === null ? '—' : `${(100 * (f.withSkill - f.withoutSkill)).toFixed(1)}`,
+          String(f.episodes),
+        ]);
+        const o = result.overall;
+        rows.push([
+          'all',
+          percent(o.withSkill),
+          percent(o.withoutSkill),
+          o.withSkill === null ? '—' : `${(100 * (o.withSkill - o.withoutSkill)).toFixed(1)}`,
+          String(o.episodes),
+        ]);
+        io.out(formatTable(['family', 'with skill', 'without', 'gap (pts)', 'episodes'], rows));
+      }),
+    );
+
+  program
+    .command('export')
+    .description("write the trained component's (prompt, completion, log-probs, advantage) rows")
+    .argument('<run-dir>', 'the run directory')
+    .option('--format <format>', 'output format (jsonl)', 'jsonl')
+    .option('--out <file>', 'output file (default <run-dir>/export.jsonl)')
+    .option('--json', 'print the result as JSON')
+    .action(
+      withErrors(async (dir: string, opts: { format: string; out?: string; json?: boolean }) => {
+        if (opts.format !== 'jsonl') {
+          throw new CommanderError(2, 'skillrl.format', `--format supports "jsonl", got "${opts.format}"`);
+        }
+        const result = await exportJsonl(dir, opts.out);
+        if (opts.json) io.out(JSON.stringify({ ok: true, ...result }));
+        else io.out(`wrote ${result.rows} rows to ${result.path}`);
+      }),
+    );
+
+  program
+    .command('validate-skill')
+    .description('check a SKILL.md against the Agent Skills rules; exits 1 naming each rule broken')
+    .argument('<path>', 'a SKILL.md file')
+    .option('--json', 'print the result as JSON')
+    .action(
+      withErrors(async (file: string, opts: { json?: boolean }) => {
+        const path = resolve(file);
+        const text = readFileSync(path, 'utf8');
+        const warnings: string[] = [];
+        let problems: { rule: string; field: string; message: string }[];
+        let name: string | undefined;
+        try {
+          const skill = parseSkill(text, { source: path, onWarning: (m) => warnings.push(m) });
+          const result = validateSkill(skill);
+          problems = result.problems;
+          warnings.push(...result.warnings);
+          name = skill.name;
+        } catch (error) {
+          if (!SkillFormatError.isInstance(error)) throw error;
+          problems = error.problems;
+        }
+        if (opts.json) io.out(JSON.stringify({ ok: problems.length === 0, path, name, problems, warnings }));
+        else if (problems.length === 0) io.out(`ok: ${path}${name ? ` (${name})` : ''}`);
+        else {
+          io.err(`invalid SKILL.md: ${path}`);
+          for (const p of problems) io.err(`  [${p.rule}] ${p.field}: ${p.message}`);
+        }
+        for (const w of opts.json ? [] : warnings) io.err(`warning: ${w}`);
+        if (problems.length > 0) throw new CliExit(1);
+      }),
+    );
+
+  program
+    .command('check')
+    .description('validate a config file against the schema; lists every problem by path')
+    .argument('<config>', 'YAML or JSON config file')
+    .option('--json', 'print the result as JSON')
+    .action(
+      withErrors(async (file: string, opts: { json?: boolean }) => {
+        const loaded = loadConfig(file);
+        if (opts.json) io.out(JSON.stringify({ ok: true, path: loaded.path, method: loaded.config.method }));
+        else io.out(`ok: ${loaded.path} (${loaded.config.method})`);
+      }),
+    );
+
+  program
+    .command('schema')
+    .description('print the JSON Schema of config files')
+    .action(() => {
+      io.out(JSON.stringify(configSchema, null, 2));
+    });
+
+  return program;
+}
+
+/** Runs the CLI and returns the exit status (0 ok, 1 failure or bad input, 2 usage error). */
+export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  const program = createCli(io);
+  program.exitOverride();
+  for (const command of program.commands) command.exitOverride();
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return 0;
+  } catch (error) {
+    if (error instanceof CliExit) return error.code;
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      if (error.code.startsWith('skillrl.')) io.err(`error: ${error.message}`);
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    io.err(`error: ${describeError(error).message}`);
+    return 1;
+  }
+}

@@ -1,0 +1,206 @@
+import type {
+  AdvantageEstimator,
+  Agent,
+  JsonObject,
+  PolicyTrainer,
+  SkillGenerator,
+  TaskAdapter,
+} from '@skillrl/core';
+import { InvalidArgumentError, MissingFieldError, registerSecret } from '@skillrl/core';
+import type { ComponentContext, ComponentKind, Persistence } from './component-types.js';
+import { importBuiltin, type ModuleNamespace } from './import-package.js';
+
+type Fn = (...args: unknown[]) => unknown;
+
+export interface BuiltinEntry<T> {
+  /** The package that provides it: named in the error when it is not installed. */
+  package: string;
+  describe: string;
+  create(mod: ModuleNamespace, options: JsonObject, ctx: ComponentContext): T | Promise<T>;
+  persistence?(mod: ModuleNamespace): Persistence<T> | undefined;
+}
+
+function exported(mod: ModuleNamespace, name: string, pkg: string): Fn {
+  const fn = mod[name];
+  if (typeof fn !== 'function') {
+    throw new InvalidArgumentError(pkg, `expected it to export ${name}(); update the package`);
+  }
+  return fn as Fn;
+}
+
+function needAdapter(ctx: ComponentContext, what: string): TaskAdapter {
+  if (!ctx.adapter) throw new MissingFieldError(what, 'adapter');
+  return ctx.adapter;
+}
+
+/** Reads `apiKeyEnv` (an environment variable's name) into `apiKey`, registering it for redaction. */
+export function withApiKey(options: JsonObject, path: string): Record<string, unknown> {
+  const { apiKeyEnv, ...rest } = options;
+  if (apiKeyEnv === undefined) return rest;
+  if (typeof apiKeyEnv !== 'string')
+    throw new InvalidArgumentError(`${path}.apiKeyEnv`, 'expected a variable name');
+  const key = process.env[apiKeyEnv];
+  if (key === undefined || key === '') {
+    throw new InvalidArgumentError(`${path}.apiKeyEnv`, `the environment variable ${apiKeyEnv} is not set`);
+  }
+  registerSecret(key);
+  return { ...rest, apiKey: key };
+}
+
+const adapterFrom =
+  (factory: string) =>
+  (mod: ModuleNamespace, options: JsonObject): TaskAdapter =>
+    Object.keys(options).length === 0
+      ? (mod.default as TaskAdapter)
+      : (exported(mod, factory, 'adapter package')(options) as TaskAdapter);
+
+const adapters: Record<string, BuiltinEntry<TaskAdapter>> = {
+  household: {
+    package: '@skillrl/task-household',
+    describe: 'ALFWorld-like household tasks (offline)',
+    create: adapterFrom('createHouseholdAdapter'),
+  },
+  shop: {
+    package: '@skillrl/task-shop',
+    describe: 'WebShop-like shopping tasks (offline)',
+    create: adapterFrom('createShopAdapter'),
+  },
+  qa: {
+    package: '@skillrl/task-qa',
+    describe: 'question answering (generated sets, GAIA/WebWalker/JSONL files)',
+    create: adapterFrom('createQaAdapter'),
+  },
+};
+
+const agents: Record<string, BuiltinEntry<Agent>> = {
+  openai: {
+    package: '@skillrl/rollout',
+    describe: 'an LLM over any OpenAI-compatible endpoint (options: model, baseURL, apiKeyEnv, ...)',
+    create(mod, options, ctx) {
+      if (typeof options.model !== 'string') throw new MissingFieldError('agent.options', 'model');
+      return exported(
+        mod,
+        'createOpenAIAgent',
+        '@skillrl/rollout',
+      )({
+        seed: ctx.seed,
+        ...withApiKey(options, 'agent.options'),
+      }) as Agent;
+    },
+  },
+  'skill-reading': {
+    package: '@skillrl/policy-tfjs',
+    describe: 'the small in-process tfjs agent that reads skills (offline SKILLC task model)',
+    create(mod, options, ctx) {
+      const adapter = needAdapter(ctx, 'skill-reading agent');
+      const vocabulary = exported(mod, 'vocabularyFromAdapter', '@skillrl/policy-tfjs')(adapter);
+      return Promise.resolve(vocabulary).then(
+        (v) =>
+          exported(
+            mod,
+            'createSkillReadingAgent',
+            '@skillrl/policy-tfjs',
+          )({ seed: ctx.seed, ...options, vocabulary: v }) as Agent,
+      );
+    },
+    persistence(mod) {
+      return {
+        kind: 'dir',
+        save: async (agent, dir) => {
+          await exported(mod, 'saveSkillReadingAgent', '@skillrl/policy-tfjs')(agent, dir);
+        },
+        load: async (dir) =>
+          (await exported(mod, 'loadSkillReadingAgent', '@skillrl/policy-tfjs')(dir)) as Agent,
+      };
+    },
+  },
+};
+
+const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
+  'step-editor': {
+    package: '@skillrl/skill-generator',
+    describe: 'the trainable in-process step editor over the adapter step vocabulary (offline Skill-R1)',
+    create(mod, options, ctx) {
+      const adapter = needAdapter(ctx, 'step-editor');
+      if (!adapter.stepVocabulary) {
+        throw new InvalidArgumentError(
+          'evolve.generator',
+          `adapter "${adapter.name}" has no stepVocabulary(); use "llm-editor"`,
+        );
+      }
+      return exported(
+        mod,
+        'createStepEditor',
+        '@skillrl/skill-generator',
+      )({
+        seed: ctx.seed,
+        ...options,
+        vocabulary: adapter.stepVocabulary(),
+      }) as SkillGenerator;
+    },
+    persistence(mod) {
+      return {
+        kind: 'dir',
+        save: (editor, dir) => (editor as SkillGenerator & { save(dir: string): Promise<void> }).save(dir),
+        load: async (dir) =>
+          (await exported(mod, 'loadStepEditor', '@skillrl/skill-generator')(dir)) as SkillGenerator,
+      };
+    },
+  },
+  'llm-editor': {
+    package: '@skillrl/skill-generator',
+    describe: 'the LLM skill editor (inference mode) over an OpenAI-compatible endpoint',
+    create(mod, options, ctx) {
+      const model = options.model;
+      if (model === null || typeof model !== 'object' || Array.isArray(model)) {
+        throw new MissingFieldError('evolve.generator.options', 'model');
+      }
+      return exported(
+        mod,
+        'createLlmSkillEditor',
+        '@skillrl/skill-generator',
+      )({
+        seed: ctx.seed,
+        ...options,
+        model: { seed: ctx.seed, ...withApiKey(model, 'evolve.generator.options.model') },
+      }) as SkillGenerator;
+    },
+  },
+};
+
+const trainers: Record<string, BuiltinEntry<PolicyTrainer>> = {
+  external: {
+    package: '@skillrl/core',
+    describe: 'no in-process update: train elsewhere from `skillrl export` (rollouts with their advantages)',
+    create: () => ({
+      update: async (batch) => ({ trajectories: batch.trajectories.length }),
+    }),
+  },
+  tfjs: {
+    package: '@skillrl/policy-tfjs',
+    describe: 'in-process policy-gradient trainer for the skill-reading agent',
+    create(mod, options, ctx) {
+      if (!ctx.agent) throw new MissingFieldError('tfjs trainer', 'agent');
+      return exported(mod, 'createTfjsTrainer', '@skillrl/policy-tfjs')(ctx.agent, options) as PolicyTrainer;
+    },
+  },
+};
+
+const estimators: Record<string, BuiltinEntry<(extra?: JsonObject) => AdvantageEstimator>> = {};
+
+export const BUILTIN_COMPONENTS: { [K in ComponentKind]: Record<string, BuiltinEntry<unknown>> } = {
+  adapter: adapters,
+  agent: agents,
+  generator: generators,
+  trainer: trainers,
+  estimator: estimators,
+};
+
+/** Loads the package behind a built-in entry. */
+export function importEntry(
+  entry: BuiltinEntry<unknown>,
+  kind: ComponentKind,
+  name: string,
+): Promise<ModuleNamespace> {
+  return importBuiltin(entry.package, `${kind} "${name}"`);
+}

@@ -1,0 +1,82 @@
+/** The published JSON Schema of a run config (also shipped as `@skillrl/orchestrator/config-schema.json`). */
+
+const componentSpec = {
+  type: ['string', 'object'],
+  minLength: 1,
+  description:
+    'A registry name, or { name?, package?, export?, options? }: package is an npm name or a module path resolved from the config file.',
+  properties: {
+    name: { type: 'string', minLength: 1 },
+    package: { type: 'string', minLength: 1 },
+    export: { type: 'string', minLength: 1 },
+    options: { type: 'object' },
+  },
+  additionalProperties: false,
+} as const;
+
+const taskSelection = {
+  type: 'object',
+  required: ['split'],
+  properties: {
+    split: { type: 'string', minLength: 1 },
+    limit: { type: 'integer', minimum: 1 },
+    seed: { type: 'integer', minimum: 0 },
+  },
+  additionalProperties: false,
+} as const;
+
+const positiveInt = { type: 'integer', minimum: 1 } as const;
+
+export const CONFIG_SCHEMA_ID = 'https://skillrl.dev/schemas/run-config.json';
+
+export const configSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: CONFIG_SCHEMA_ID,
+  title: 'skillrl run config',
+  type: 'object',
+  required: ['method', 'seed', 'adapter', 'tasks', 'agent'],
+  properties: {
+    method: { enum: ['evolve', 'internalize'] },
+    seed: { type: 'integer', minimum: 0 },
+    name: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$' },
+    runDir: { type: 'string', minLength: 1 },
+    adapter: componentSpec,
+    tasks: taskSelection,
+    agent: componentSpec,
+    estimator: componentSpec,
+    concurrency: positiveInt,
+    maxSteps: positiveInt,
+    evolve: {
+      type: 'object',
+      properties: {
+        variant: { enum: ['skill-r1', 'no-skill', 'vanilla-grpo'] },
+        mode: { enum: ['inference', 'grpo'] },
+        generations: positiveInt,
+        candidates: positiveInt,
+        episodes: positiveInt,
+        lambda: { type: 'number', minimum: 0 },
+        carry: { enum: ['best', 'sample'] },
+        initialSkill: { enum: ['adapter', 'none'] },
+        generator: componentSpec,
+      },
+      additionalProperties: false,
+    },
+    internalize: {
+      type: 'object',
+      properties: {
+        variant: { enum: ['skillc', 'grpo', 'skill0', 'd2skill-mixed'] },
+        ablation: { enum: ['none', 'no-pairing', 'fixed-rho', 'no-pruning', 'optimistic-start'] },
+        steps: positiveInt,
+        tasksPerStep: positiveInt,
+        groupSize: positiveInt,
+        validateEvery: positiveInt,
+        validationEpisodes: positiveInt,
+        validation: taskSelection,
+        curriculum: { type: 'object' },
+        trainer: componentSpec,
+      },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,93 @@
+import type { JsonObject } from '@skillrl/core';
+
+/**
+ * A component named in a config: a registry name (`"household"`), or an object naming it and/or the npm
+ * package (or relative module path) that provides it. Installing a package is enough to swap a part.
+ */
+export type ComponentSpec =
+  | string
+  | {
+      /** Registry name, or the estimator name a package registers. */
+      name?: string;
+      /** npm package or module path, resolved from the config file's directory. */
+      package?: string;
+      /** Export of the package to use (default: `default`, then a kind-specific name). */
+      export?: string;
+      options?: JsonObject;
+    };
+
+export interface TaskSelection {
+  split: string;
+  limit?: number;
+  /** Seed for generated benchmarks and for sampling `limit` tasks (default: the run seed). */
+  seed?: number;
+}
+
+export interface EvolveSection {
+  /** `skill-r1` (default), or the baselines `no-skill` and `vanilla-grpo` (G = 1, A_intra only). */
+  variant?: 'skill-r1' | 'no-skill' | 'vanilla-grpo';
+  /** `inference`: the editor is frozen; `grpo`: `editor.update` after each generation (default inference). */
+  mode?: 'inference' | 'grpo';
+  /** Generations G (default 3; `vanilla-grpo` forces 1). */
+  generations?: number;
+  /** Candidate skills K per generation (default 4). */
+  candidates?: number;
+  /** Task-model episodes M per candidate (default 2). */
+  episodes?: number;
+  /** Weight of A_inter (default 1; `vanilla-grpo` forces 0). */
+  lambda?: number;
+  /** The skill carried into the next generation: the best candidate (default) or one sampled by reward. */
+  carry?: 'best' | 'sample';
+  /** Starting skill s0: the adapter's skill for the task's family (default), or none. */
+  initialSkill?: 'adapter' | 'none';
+  generator?: ComponentSpec;
+}
+
+export interface InternalizeSection {
+  /** `skillc` (default), or the baselines `grpo` (no skills), `skill0`, `d2skill-mixed`. */
+  variant?: 'skillc' | 'grpo' | 'skill0' | 'd2skill-mixed';
+  /** SKILLC ablations (default none). */
+  ablation?: 'none' | 'no-pairing' | 'fixed-rho' | 'no-pruning' | 'optimistic-start';
+  /** Training steps (default 20). */
+  steps?: number;
+  /** Tasks sampled per step (default 4). */
+  tasksPerStep?: number;
+  /** Rollouts per task (default 8). */
+  groupSize?: number;
+  /** Paired validation every d steps (default 10), and after the last step. */
+  validateEvery?: number;
+  /** Episodes per validation task and condition (default 1). */
+  validationEpisodes?: number;
+  validation?: TaskSelection;
+  /** Options passed to the curriculum (SKILLC, SKILL0 or static) after the variant's own. */
+  curriculum?: JsonObject;
+  trainer?: ComponentSpec;
+}
+
+/** The config file, as written by the user (before defaults). */
+export interface RunConfig {
+  method: 'evolve' | 'internalize';
+  seed: number;
+  /** Run id: the folder under `runDir` (default `<method>-<seed>`). */
+  name?: string;
+  /** Parent folder of run directories, relative to the config file (default `runs`). */
+  runDir?: string;
+  adapter: ComponentSpec;
+  tasks: TaskSelection;
+  agent: ComponentSpec;
+  /** Overrides the method's estimator. */
+  estimator?: ComponentSpec;
+  /** Episodes in flight at once (default 8). */
+  concurrency?: number;
+  /** Per-episode step limit (default: the environment's). */
+  maxSteps?: number;
+  evolve?: EvolveSection;
+  internalize?: InternalizeSection;
+}
+
+/** A config after loading: validated, with where it came from. */
+export interface LoadedConfig {
+  config: RunConfig;
+  /** Absolute path of the config file (packages resolve from its directory). */
+  path: string;
+}

@@ -1,0 +1,95 @@
+import type { Trajectory } from '@skillrl/core';
+import { planRollouts } from '@skillrl/rollout';
+import type { LoadedConfig } from '../config/config-types.js';
+import { familySkills } from '../internalize/family-skills.js';
+import { runPlannedEpisodes } from '../run/run-planned-episodes.js';
+import type { RunProgress } from '../run/run-types.js';
+import { loadTasks, setupBasics } from '../run/setup-run.js';
+
+export interface EvaluateOptions {
+  /** Episodes per task and condition (default 1). */
+  episodes?: number;
+  onProgress?: (progress: RunProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface FamilyEvaluation {
+  family: string;
+  /** Success rate with the family's skill in the prompt; null when the adapter has no skill for it. */
+  withSkill: number | null;
+  withoutSkill: number;
+  episodes: number;
+}
+
+export interface Evaluation {
+  families: FamilyEvaluation[];
+  overall: { withSkill: number | null; withoutSkill: number; episodes: number };
+}
+
+/**
+ * Runs the config's task model on the config's tasks with and without each family's skill (the adapter's
+ * skill bank), nothing written to disk: how much the skills help before any training.
+ */
+export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {
+  const { config } = loaded;
+  const episodes = options.episodes ?? 1;
+  const basics = await setupBasics(config, loaded.path);
+  const adapter = basics.adapter.value;
+  const tasks = await loadTasks(adapter, config.tasks, config.seed);
+  const skills = familySkills([...adapter.families], adapter.skills ? await adapter.skills() : []);
+  const plan = planRollouts({
+    tasks,
+    skills: (task) => skills[task.family],
+    groupSize: 2 * episodes,
+    pairing: { rho: 0.5 },
+    seed: basics.root.seedFor('eval'),
+  });
+  const progress: RunProgress = { done: 0, total: plan.length, reused: 0, successRate: 0, phase: 'eval' };
+  let passed = 0;
+  options.onProgress?.({ ...progress });
+  const runs = await runPlannedEpisodes(
+    plan,
+    'eval',
+    {
+      adapter,
+      agent: basics.agent.value,
+      concurrency: config.concurrency ?? 8,
+      ...(config.maxSteps ? { maxSteps: config.maxSteps } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    {
+      onDone: (t) => {
+        progress.done++;
+        if (t.verdict.passed) passed++;
+        progress.successRate = passed / progress.done;
+        options.onProgress?.({ ...progress });
+      },
+    },
+  );
+  return summarise(runs);
+}
+
+function rate(xs: readonly Trajectory[]): number | null {
+  return xs.length ? xs.filter((t) => t.verdict.passed).length / xs.length : null;
+}
+
+function summarise(runs: readonly Trajectory[]): Evaluation {
+  const families = [...new Set(runs.map((r) => r.family))].sort();
+  const rows: FamilyEvaluation[] = families.map((family) => {
+    const mine = runs.filter((r) => r.family === family);
+    return {
+      family,
+      withSkill: rate(mine.filter((r) => r.condition === 1)),
+      withoutSkill: rate(mine.filter((r) => r.condition === 0)) ?? 0,
+      episodes: mine.length,
+    };
+  });
+  return {
+    families: rows,
+    overall: {
+      withSkill: rate(runs.filter((r) => r.condition === 1)),
+      withoutSkill: rate(runs.filter((r) => r.condition === 0)) ?? 0,
+      episodes: runs.length,
+    },
+  };
+}

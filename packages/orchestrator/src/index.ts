@@ -1,0 +1,47 @@
+/**
+ * @skillrl/orchestrator — the evolve (Skill-R1) and internalize (SKILLC) loops, configs checked by JSON
+ * Schema, components named by registry name or npm package, crash-safe run directories with resume, the CLI.
+ */
+
+// The two methods, and running or resuming whatever a config names.
+export { type EvolveOptions, evolve } from './evolve/evolve.js';
+export { type InternalizeOptions, internalize } from './internalize/internalize.js';
+export { resumeRun, runConfig } from './run/run-config.js';
+export type { RunOptions, RunProgress, RunResult } from './run/run-types.js';
+
+// Configs: the published schema, loading (YAML/JSON) and every problem by path.
+export { CONFIG_SCHEMA_ID, configSchema } from './config/config-schema.js';
+export type {
+  ComponentSpec,
+  EvolveSection,
+  InternalizeSection,
+  LoadedConfig,
+  RunConfig,
+  TaskSelection,
+} from './config/config-types.js';
+export { checkConfig, loadConfig, parseConfig } from './config/load-config.js';
+
+// Components: built-in registry names, plugin packages, learner state through checkpoints.
+export { BUILTIN_COMPONENTS } from './components/builtin-components.js';
+export type {
+  ComponentContext,
+  ComponentKind,
+  Persistence,
+  ResolvedComponent,
+} from './components/component-types.js';
+export { MissingPackageError } from './components/missing-package-error.js';
+export {
+  type ResolvedEstimator,
+  resolveComponent,
+  resolveEstimator,
+} from './components/resolve-component.js';
+
+// Evaluation, export for external trainers, and the CLI.
+export {
+  type EvaluateOptions,
+  type Evaluation,
+  evaluate,
+  type FamilyEvaluation,
+} from './evaluate/evaluate.js';
+export { type ExportRow, exportJsonl, exportRows } from './export/export-jsonl.js';
+export { type CliIo, createCli, runCli } from './cli/create-cli.js';

@@ -1,0 +1,322 @@
+import type {
+  Agent,
+  CurriculumState,
+  JsonObject,
+  JsonValue,
+  PolicyTrainer,
+  Rng,
+  Skill,
+  Task,
+  Trajectory,
+  ValidationResult,
+} from '@skillrl/core';
+import { formatSkill, InvalidArgumentError } from '@skillrl/core';
+import { type PlannedEpisode, planRollouts } from '@skillrl/rollout';
+import type { ResolvedComponent } from '../components/component-types.js';
+import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
+import type { RunConfig } from '../config/config-types.js';
+import { parseConfig } from '../config/load-config.js';
+import { openRun } from '../run/open-run.js';
+import type { RunOptions, RunResult } from '../run/run-types.js';
+import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
+import { createRunCurriculum } from './create-run-curriculum.js';
+import { familySkills } from './family-skills.js';
+import { pairedValidation } from './paired-validation.js';
+
+export interface InternalizeOptions extends RunOptions {
+  configPath?: string;
+  resume?: boolean;
+}
+
+interface InternalizeState {
+  curriculum: JsonValue;
+  validations: ValidationResult[];
+}
+
+const DEFAULT_ESTIMATOR = {
+  skillc: 'skillc',
+  grpo: 'grpo',
+  skill0: 'grpo',
+  'd2skill-mixed': 'd2skill-mixed',
+} as const;
+
+function rate(xs: readonly Trajectory[]): number {
+  return xs.length ? xs.filter((t) => t.verdict.passed).length / xs.length : 0;
+}
+
+/**
+ * SKILLC (arXiv 2605.27899): each step samples tasks, runs ρ_k·n rollouts with the family's skill and the
+ * rest without (pairing fixed by the seed), scores them with the `skillc` dual-stream estimator using the
+ * curriculum's λ_k, updates the policy, and every d steps runs a paired validation that the curriculum
+ * observes. Variants: `grpo` (no skills), `skill0`, `d2skill-mixed`; ablations of SKILLC by config.
+ */
+export async function internalize(input: RunConfig, options: InternalizeOptions = {}): Promise<RunResult> {
+  const config = parseConfig(input);
+  if (config.method !== 'internalize') {
+    throw new InvalidArgumentError(
+      'method',
+      `internalize() runs method "internalize", got "${config.method}"`,
+    );
+  }
+  const configPath = options.configPath ?? `${process.cwd()}/skillrl.config`;
+  const section = config.internalize ?? {};
+  const variant = section.variant ?? 'skillc';
+  const ablation = section.ablation ?? 'none';
+  const steps = section.steps ?? 20;
+  const perStep = section.tasksPerStep ?? 4;
+  const groupSize = section.groupSize ?? 8;
+  const d = section.validateEvery ?? 10;
+  const valEpisodes = section.validationEpisodes ?? 1;
+
+  const basics = await setupBasics(config, configPath);
+  const adapter = basics.adapter.value;
+  const families = [...adapter.families];
+  const estimatorSpec = config.estimator ?? DEFAULT_ESTIMATOR[variant];
+  const estimator = await resolveEstimator(estimatorSpec, 'skillc', configPath);
+  const pool = await loadTasks(adapter, config.tasks, config.seed);
+  const validationTasks = await loadTasks(
+    adapter,
+    section.validation ?? { split: config.tasks.split, limit: 8, seed: config.seed + 1 },
+    config.seed + 1,
+  );
+  const skills =
+    variant === 'grpo' ? {} : familySkills(families, adapter.skills ? await adapter.skills() : []);
+
+  let agent: ResolvedComponent<Agent> = basics.agent;
+  const spec = section.trainer as NonNullable<typeof section.trainer>;
+  const session = openRun(config, configPath, options, options.resume === true, {
+    ...sourcesOf({ adapter: basics.adapter, agent, estimator }),
+    trainer:
+      typeof spec === 'string'
+        ? `registry:${spec}`
+        : `${spec.package ? `package:${spec.package}` : `registry:${spec.name}`}`,
+  });
+  try {
+    const checkpoint = session.latestCheckpoint();
+    // A trainer that can save its state (optimizer moments included) is restored with the policy from the
+    // checkpoint. One that cannot is rebuilt exactly by replaying its updates: a fresh policy from the same
+    // seed, then every finished step's batch (rollouts and advantages, both on disk) in order.
+    const trainerFor = (policy: Agent) =>
+      resolveComponent('trainer', spec, { ...basics.context('trainer'), agent: policy });
+    let trainer: ResolvedComponent<PolicyTrainer> = await trainerFor(agent.value);
+    if (checkpoint && trainer.persistence) {
+      agent = { ...agent, value: await session.restore(agent, checkpoint.components.agent) };
+      trainer = await trainerFor(agent.value);
+      trainer.value = await session.restore(trainer, checkpoint.components.trainer);
+    } else if (checkpoint) {
+      for (let t = 1; t <= checkpoint.completed; t++) {
+        const record = session.readKeyed<{ rows: { trajectoryId: string; advantage: number }[] }>(
+          'advantages',
+          `s${t}`,
+        );
+        if (!record)
+          throw new InvalidArgumentError(
+            'run directory',
+            `advantages of step ${t} are missing; cannot replay`,
+          );
+        await trainer.value.update({
+          trajectories: record.rows.map((r) => session.storedTrajectory(r.trajectoryId)),
+          advantages: record.rows.map((r) => r.advantage),
+        });
+      }
+    }
+    const state: InternalizeState = checkpoint
+      ? (checkpoint.state as unknown as InternalizeState)
+      : { curriculum: null, validations: [] };
+    const curriculum = await createRunCurriculum(
+      variant,
+      ablation,
+      { families, steps, d },
+      section.curriculum ?? {},
+      checkpoint ? state.curriculum : undefined,
+    );
+    const start = checkpoint ? checkpoint.completed : 0;
+    const root = basics.root;
+    const runCtx = {
+      adapter,
+      agent: agent.value,
+      concurrency: config.concurrency ?? 8,
+      ...(config.maxSteps ? { maxSteps: config.maxSteps } : {}),
+    };
+    session.emit({
+      type: 'run:start',
+      method: `internalize:${variant}${ablation === 'none' ? '' : `:${ablation}`}`,
+      seed: config.seed,
+      config: config as unknown as JsonObject,
+    });
+    const validationDue = (t: number) => t % d === 0 || t === steps;
+    const validations = Array.from({ length: steps }, (_, i) => i + 1).filter(validationDue).length;
+    session.setTotal(steps * perStep * groupSize + validations * validationTasks.length * 2 * valEpisodes);
+    if (start === 0) {
+      for (const skill of uniqueSkills(skills))
+        session.store.writeFile(`skills/0/${skill.name}/SKILL.md`, formatSkill(skill));
+    } else {
+      session.creditStored((t) => unitStep(t.id) <= start);
+    }
+
+    for (let t = start + 1; t <= steps; t++) {
+      session.setPhase(`step ${t}/${steps}`);
+      const cs = curriculum.state();
+      const rng = root.fork(`step:${t}`);
+      const batchTasks = sampleTasks(pool, perStep, rng);
+      const plan: PlannedEpisode[] = [];
+      for (const task of batchTasks) plan.push(...planTask(task, t, cs));
+      const runs = await session.runEpisodes(plan, `s${t}`, runCtx);
+
+      const lambdaByFamily: Record<string, number> = {};
+      for (const f of families) lambdaByFamily[f] = cs.active.includes(f) ? (cs.lambda[f] ?? 0) : 0;
+      const est = estimator.create({ lambdaByFamily });
+      const result = est.estimate({
+        scores: runs.map((r) => r.reward),
+        groupIds: runs.map((r) => r.taskId),
+        instanceIds: runs.map((r) => r.taskId),
+        conditions: runs.map((r) => r.condition),
+        families: runs.map((r) => r.family),
+        successes: runs.map((r) => r.verdict.passed),
+        lengths: runs.map((r) => r.steps.length),
+      });
+      const advantages = Array.from(result.advantages);
+      session.appendOnce('advantages', `s${t}`, {
+        unit: `s${t}`,
+        rows: runs.map((r, i) => ({ trajectoryId: r.id, advantage: advantages[i] ?? 0 })),
+      });
+      const train = await trainer.value.update({ trajectories: runs, advantages });
+      const withSkill = runs.filter((r) => r.condition === 1);
+      const without = runs.filter((r) => r.condition === 0);
+      session.emit({
+        type: 'step',
+        step: t,
+        metrics: {
+          success: rate(runs),
+          success_with: rate(withSkill),
+          success_without: rate(without),
+          share_with: runs.length ? withSkill.length / runs.length : 0,
+          active: cs.active.length,
+          ...prefixed('adv', result.metrics),
+          ...prefixed('train', train),
+        },
+      });
+
+      if (validationDue(t)) {
+        session.setPhase(`validation at step ${t}`);
+        const { validation } = await pairedValidation(
+          session,
+          t,
+          validationTasks,
+          skills,
+          valEpisodes,
+          root.seedFor(`v${t}`),
+          runCtx,
+        );
+        // The curriculum reads validations on its own schedule (every d steps), not the final extra one.
+        const next: CurriculumState = t % d === 0 ? curriculum.observe(validation) : curriculum.state();
+        state.validations.push(validation);
+        session.emit({ type: 'validation', step: t, validation, curriculum: next });
+      }
+      state.curriculum = curriculum.toJSON();
+      await session.checkpoint(t, state as unknown as JsonValue, {
+        agent,
+        trainer,
+      });
+    }
+
+    function planTask(task: Task, t: number, cs: CurriculumState): PlannedEpisode[] {
+      const skill = cs.active.includes(task.family) ? skills[task.family] : undefined;
+      const rho = skill ? (cs.rho[task.family] ?? 0) : 0;
+      const seed = root.seedFor(`s${t}`);
+      if (variant === 'skillc' && ablation === 'no-pairing') {
+        // No pairing: the whole group runs under one condition, drawn with probability ρ_k.
+        const withSkill = skill !== undefined && root.fork(`s${t}:condition`).fork(task.id).bernoulli(rho);
+        return planRollouts({ tasks: [task], ...(withSkill ? { skills: skill } : {}), groupSize, seed });
+      }
+      return planRollouts({
+        tasks: [task],
+        ...(skill ? { skills: skill } : {}),
+        groupSize,
+        pairing: { rho },
+        seed,
+      });
+    }
+
+    const last = state.validations[state.validations.length - 1];
+    const metrics: Record<string, number> = { steps, rollouts: session.store.count('rollouts') };
+    if (last) {
+      let w = 0;
+      let o = 0;
+      let n = 0;
+      for (const [family, v] of Object.entries(last.families)) {
+        metrics[`final_without_${family}`] = v.withoutSkill;
+        metrics[`final_with_${family}`] = v.withSkill;
+        w += v.withSkill;
+        o += v.withoutSkill;
+        n++;
+      }
+      metrics.final_success_without = n ? o / n : 0;
+      metrics.final_success_with = n ? w / n : 0;
+      metrics.final_gap = metrics.final_success_with - metrics.final_success_without;
+    }
+    const finalState = curriculum.state();
+    metrics.final_active = finalState.active.length;
+    for (const family of finalState.active) {
+      const skill = skills[family];
+      if (skill) session.store.writeFile(`skills/final/${skill.name}/SKILL.md`, formatSkill(skill));
+    }
+    session.writeJson('summary.json', {
+      method: 'internalize',
+      variant,
+      ablation,
+      metrics,
+      curriculum: finalState,
+    });
+    session.emit({ type: 'run:end', status: 'completed', metrics });
+    return {
+      runId: session.runId,
+      dir: session.dir,
+      method: 'internalize',
+      status: 'completed',
+      metrics,
+      reused: session.reused,
+      ran: session.ran,
+    };
+  } catch (error) {
+    session.emit({
+      type: 'run:end',
+      status: options.signal?.aborted ? 'cancelled' : 'failed',
+      error: error instanceof Error ? error.message : String(error),
+    });
+    throw error;
+  } finally {
+    session.close();
+  }
+}
+
+function uniqueSkills(skills: Record<string, Skill>): Skill[] {
+  const seen = new Map<string, Skill>();
+  for (const s of Object.values(skills)) seen.set(s.name, s);
+  return [...seen.values()];
+}
+
+/** The training step a rollout id belongs to (`s7/...` → 7, validation `v10/...` → 10). */
+function unitStep(id: string): number {
+  const m = /^[sv](\d+)\//.exec(id);
+  return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
+}
+
+function sampleTasks(pool: readonly Task[], n: number, rng: Rng): Task[] {
+  const out: Task[] = [];
+  while (out.length < n) {
+    const order = rng.shuffle(pool);
+    for (const task of order) {
+      if (out.length >= n) break;
+      if (!out.some((t) => t.id === task.id)) out.push(task);
+    }
+    if (out.length === pool.length) break;
+  }
+  return out;
+}
+
+function prefixed(prefix: string, metrics: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(metrics)) if (Number.isFinite(v)) out[`${prefix}_${k}`] = v;
+  return out;
+}

@@ -1,0 +1,43 @@
+import { dirname, resolve } from 'node:path';
+import { InvalidArgumentError } from '@skillrl/core';
+import type { RunConfig } from '../config/config-types.js';
+import { type RunManifest, RunSession } from './run-session.js';
+import type { RunOptions } from './run-types.js';
+
+/** Where a config's run lives: `<config dir>/<runDir>/<name>` unless the caller says otherwise. */
+export function runDirectoryOf(config: RunConfig, configPath: string, override?: string): string {
+  if (override) return resolve(override);
+  return resolve(
+    dirname(configPath),
+    config.runDir ?? 'runs',
+    config.name ?? `${config.method}-${config.seed}`,
+  );
+}
+
+/**
+ * Opens the run directory. A fresh run writes config.json (secrets redacted) and run.json; `resume` requires
+ * that they exist, and a fresh start refuses a directory that already holds a run.
+ */
+export function openRun(
+  config: RunConfig,
+  configPath: string,
+  options: RunOptions,
+  resume: boolean,
+  components: Record<string, string>,
+): RunSession {
+  const dir = runDirectoryOf(config, configPath, options.runDir);
+  const session = new RunSession(dir, options);
+  if (session.resumed && !resume) {
+    session.close();
+    throw new InvalidArgumentError(
+      'run directory',
+      `${dir} already holds a run; continue it with \`skillrl resume ${dir}\`, or set another "name" in the config`,
+    );
+  }
+  if (!session.resumed) {
+    session.writeJson('config.json', config);
+    const manifest: RunManifest = { runId: session.runId, method: config.method, configPath, components };
+    session.writeJson('run.json', manifest);
+  }
+  return session;
+}

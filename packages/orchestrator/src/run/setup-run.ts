@@ -1,0 +1,50 @@
+import type { Agent, Rng, Task, TaskAdapter } from '@skillrl/core';
+import { createRng, InvalidArgumentError } from '@skillrl/core';
+import type { ComponentContext, ResolvedComponent } from '../components/component-types.js';
+import { resolveComponent } from '../components/resolve-component.js';
+import type { RunConfig, TaskSelection } from '../config/config-types.js';
+
+export interface RunBasics {
+  root: Rng;
+  adapter: ResolvedComponent<TaskAdapter>;
+  agent: ResolvedComponent<Agent>;
+  context: (role: string) => ComponentContext;
+}
+
+/** The parts both methods share: the root RNG, the adapter and the task model, each seeded by role. */
+export async function setupBasics(config: RunConfig, configPath: string): Promise<RunBasics> {
+  const root = createRng(config.seed);
+  const base = (role: string): ComponentContext => ({ seed: root.seedFor(`component:${role}`), configPath });
+  const adapter = await resolveComponent('adapter', config.adapter, base('adapter'));
+  const context = (role: string): ComponentContext => ({ ...base(role), adapter: adapter.value });
+  const agent = await resolveComponent('agent', config.agent, context('agent'));
+  return { root, adapter, agent, context };
+}
+
+/** Loads the tasks a selection names; the seed defaults to the run seed. */
+export async function loadTasks(
+  adapter: TaskAdapter,
+  selection: TaskSelection,
+  seed: number,
+): Promise<Task[]> {
+  const tasks = await adapter.load({
+    split: selection.split,
+    seed: selection.seed ?? seed,
+    ...(selection.limit !== undefined ? { limit: selection.limit } : {}),
+  });
+  if (tasks.length === 0) {
+    throw new InvalidArgumentError(
+      'tasks.split',
+      `adapter "${adapter.name}" returned no tasks for split "${selection.split}"`,
+    );
+  }
+  return tasks;
+}
+
+export function sourcesOf(
+  components: Record<string, ResolvedComponent<unknown> | { source: string } | undefined>,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [role, c] of Object.entries(components)) if (c) out[role] = c.source;
+  return out;
+}

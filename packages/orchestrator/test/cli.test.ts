@@ -1,0 +1,127 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/cli/create-cli.js';
+import { CLI, evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';
+
+async function cli(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(args, { out: (t) => out.push(t), err: (t) => err.push(t) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+const GOOD_SKILL = `---\nname: heat-things\ndescription: Heat an object with the microwave, then place it.\n---\n\n1. take the object\n2. heat it with microwave 1\n`;
+
+describe('skillrl CLI', () => {
+  it('validate-skill: 0 for a valid SKILL.md, 1 naming the broken rule otherwise', async () => {
+    const dir = tempDir('skills');
+    const good = join(dir, 'good.md');
+    writeFileSync(good, GOOD_SKILL);
+    expect((await cli(['validate-skill', good])).code).toBe(0);
+    const badName = join(dir, 'bad.md');
+    writeFileSync(badName, GOOD_SKILL.replace('heat-things', 'Heat_Things'));
+    const r = await cli(['validate-skill', badName]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('[name-charset] name');
+    const noFront = join(dir, 'nofront.md');
+    writeFileSync(noFront, '# just markdown\n');
+    const j = await cli(['validate-skill', noFront, '--json']);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.out).problems[0].rule).toBe('frontmatter');
+  });
+
+  it('check and run list every config problem by path and exit 1 before any rollout', async () => {
+    const dir = tempDir('badcfg');
+    const path = writeConfig(dir, {
+      method: 'evolve',
+      seed: 1,
+      adapter: 'household',
+      tasks: {},
+      agent: 'openai',
+      oops: 1,
+    });
+    const r = await cli(['run', path]);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('$.tasks.split: is required');
+    expect(r.err).toContain('$.oops: is not a known field');
+    expect(r.err).toContain('$.evolve.generator: is required');
+    const j = await cli(['check', path, '--json']);
+    expect(j.code).toBe(1);
+    expect(JSON.parse(j.out).error.issues).toHaveLength(3);
+  });
+
+  it('usage errors exit 2', async () => {
+    expect((await cli(['frobnicate'])).code).toBe(2);
+    expect((await cli(['eval', 'x.yaml', '--episodes', '0'])).code).toBe(2);
+    expect((await cli(['export', 'somewhere', '--format', 'csv'])).code).toBe(2);
+  });
+
+  it('eval prints with/without-skill success per family', async () => {
+    const dir = tempDir('eval');
+    const path = writeConfig(dir, internalizeConfig({ tasks: { split: 'train', limit: 6 } }));
+    const table = await cli(['eval', path]);
+    expect(table.code).toBe(0);
+    expect(table.out).toMatch(/family\s+with skill\s+without\s+gap \(pts\)\s+episodes/);
+    const json = await cli(['eval', path, '--json', '--episodes', '2']);
+    const result = JSON.parse(json.out);
+    // 6 tasks × 2 conditions × 2 episodes
+    expect(result.overall.episodes).toBe(24);
+    expect(result.families.reduce((a: number, f: { episodes: number }) => a + f.episodes, 0)).toBe(24);
+  });
+
+  it('export writes (prompt, completion, log-probs, advantage) rows of the trained component', async () => {
+    const dir = tempDir('export');
+    const evo = writeConfig(dir, evolveConfig({ name: 'evo' }, { generations: 1 }), 'evo.yaml');
+    expect((await cli(['run', evo, '--json'])).code).toBe(0);
+    const run = join(dir, 'runs', 'evo');
+    const r = await cli(['export', run, '--format', 'jsonl', '--json']);
+    expect(r.code).toBe(0);
+    // 2 tasks × 3 candidates, one row each
+    expect(JSON.parse(r.out).rows).toBe(6);
+    const rows = readFileSync(join(run, 'export.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(rows[0]).toMatchObject({
+      completion: expect.stringContaining('1. '),
+      advantage: expect.any(Number),
+    });
+    expect(Array.isArray(rows[0].logProbs)).toBe(true);
+
+    const int = writeConfig(
+      dir,
+      internalizeConfig({ name: 'int' }, { steps: 1, validateEvery: 1 }),
+      'int.yaml',
+    );
+    expect((await cli(['run', int, '--json'])).code).toBe(0);
+    const intRun = join(dir, 'runs', 'int');
+    const out = join(dir, 'int.jsonl');
+    expect((await cli(['export', intRun, '--out', out])).code).toBe(0);
+    const steps = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const rollouts = readFileSync(join(intRun, 'rollouts.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    // One row per action of each training rollout (validation rollouts are not trained on).
+    const trained = rollouts.filter((t: { id: string }) => t.id.startsWith('s1/'));
+    expect(steps).toHaveLength(trained.reduce((a: number, t: { steps: unknown[] }) => a + t.steps.length, 0));
+  });
+
+  it('the built binary exits non-zero with a clear message on a missing config', () => {
+    const r = spawnSync(process.execPath, [CLI, 'run', '/nonexistent/skillrl.yaml'], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('cannot read /nonexistent/skillrl.yaml');
+  });
+
+  it('the example configs shipped with the package are valid', async () => {
+    for (const file of ['evolve-household.yaml', 'internalize-household.yaml', 'evolve-llm.yaml']) {
+      const r = await cli(['check', join(__dirname, '../examples', file)]);
+      expect(r.code, r.err).toBe(0);
+    }
+  });
+});

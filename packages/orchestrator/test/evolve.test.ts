@@ -1,0 +1,158 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RunEvent, Trajectory } from '@skillrl/core';
+import { parseSkill } from '@skillrl/core';
+import { describe, expect, it } from 'vitest';
+import { evolve } from '../src/evolve/evolve.js';
+import type { RunProgress } from '../src/run/run-types.js';
+import { evolveConfig, FIXTURES, tempDir, writeConfig } from './support.js';
+
+function readJsonl<T>(path: string): T[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as T);
+}
+
+describe('evolve offline', () => {
+  it('runs generations 0..G, scores candidates with skill-r1 and writes the run directory', async () => {
+    const dir = tempDir('evolve');
+    const config = evolveConfig();
+    const configPath = writeConfig(dir, config);
+    const result = await evolve(config as never, { configPath });
+    const run = join(dir, 'runs', 'evolve-test');
+    expect(result.dir).toBe(run);
+    const rollouts = readJsonl<Trajectory>(join(run, 'rollouts.jsonl'));
+    // 2 tasks × s0 (2 episodes) + 2 generations × 2 tasks × 3 candidates × 2 episodes = 4 + 24
+    expect(rollouts).toHaveLength(28);
+    expect(new Set(rollouts.map((r) => r.id)).size).toBe(28);
+    expect(result.metrics.rollouts).toBe(28);
+    const events = readJsonl<RunEvent>(join(run, 'events.jsonl'));
+    expect(events[0]?.type).toBe('run:start');
+    expect(events[events.length - 1]?.type).toBe('run:end');
+    const generations = events.filter((e) => e.type === 'generation');
+    expect(generations).toHaveLength(2 * 3);
+    expect(events.filter((e) => e.type === 'checkpoint')).toHaveLength(3);
+    // Each generation's carried skill is on disk and parses as a SKILL.md.
+    for (const g of ['0', '1', '2', 'final']) {
+      const tasks = readdirSync(join(run, 'skills', g));
+      expect(tasks).toHaveLength(2);
+      for (const t of tasks) {
+        const [name] = readdirSync(join(run, 'skills', g, t));
+        const skill = parseSkill(readFileSync(join(run, 'skills', g, t, name as string, 'SKILL.md'), 'utf8'));
+        expect(skill.name).toBe(name);
+      }
+    }
+    const config2 = JSON.parse(readFileSync(join(run, 'config.json'), 'utf8'));
+    expect(config2.method).toBe('evolve');
+    // The editor learned: the advantages stream has K rows per task per generation, centred per task.
+    const adv = readJsonl<{ unit: string; rows: { taskId: string; advantage: number; reward: number }[] }>(
+      join(run, 'advantages.jsonl'),
+    );
+    expect(adv.map((a) => a.unit)).toEqual(['g1', 'g2']);
+    const g1 = adv[0]?.rows ?? [];
+    for (const taskId of new Set(g1.map((r) => r.taskId))) {
+      const mine = g1.filter((r) => r.taskId === taskId);
+      const meanReward = mine.reduce((a, r) => a + r.reward, 0) / mine.length;
+      const meanAdv = mine.reduce((a, r) => a + r.advantage, 0) / mine.length;
+      // mean_i A = mean_i A_intra + λ·A_inter = 0 + (mean_i r_1 − r_0)
+      const s0 = rollouts.filter((r) => r.taskId === taskId && r.generation === 0);
+      const s0Mean = s0.reduce((a, r) => a + r.reward, 0) / s0.length;
+      expect(meanAdv).toBeCloseTo(meanReward - s0Mean, 10);
+    }
+    expect(existsSync(join(run, 'summary.json'))).toBe(true);
+  });
+
+  it('the no-skill baseline runs M skill-free episodes per task and nothing else', async () => {
+    const dir = tempDir('evolve-noskill');
+    const config = evolveConfig(
+      { name: 'no-skill' },
+      { variant: 'no-skill', generator: undefined, mode: undefined },
+    );
+    const configPath = writeConfig(dir, config);
+    const result = await evolve(config as never, { configPath });
+    const rollouts = readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'));
+    expect(rollouts).toHaveLength(4);
+    expect(rollouts.every((r) => r.condition === 0 && r.skill === undefined)).toBe(true);
+  });
+
+  it('vanilla-grpo runs one generation with A_intra only (λ = 0: advantages centred per task)', async () => {
+    const dir = tempDir('evolve-vanilla');
+    const config = evolveConfig({ name: 'vanilla' }, { variant: 'vanilla-grpo', generations: undefined });
+    const configPath = writeConfig(dir, config);
+    const result = await evolve(config as never, { configPath });
+    const adv = readJsonl<{ unit: string; rows: { taskId: string; advantage: number }[] }>(
+      join(result.dir, 'advantages.jsonl'),
+    );
+    expect(adv.map((a) => a.unit)).toEqual(['g1']);
+    for (const taskId of new Set(adv[0]?.rows.map((r) => r.taskId))) {
+      const sum = (adv[0]?.rows ?? [])
+        .filter((r) => r.taskId === taskId)
+        .reduce((a, r) => a + r.advantage, 0);
+      expect(sum).toBeCloseTo(0, 10);
+    }
+    // No s0 generation for the baseline: 2 tasks × 3 candidates × 2 episodes.
+    expect(result.metrics.rollouts).toBe(12);
+  });
+
+  it('an aborted run resumes in-process: progress ends at the total and finished rollouts are reused', async () => {
+    const dir = tempDir('evolve-abort');
+    const config = evolveConfig({ name: 'abort' });
+    const configPath = writeConfig(dir, config);
+    const controller = new AbortController();
+    const first: RunProgress[] = [];
+    const error = await evolve(config as never, {
+      configPath,
+      signal: controller.signal,
+      onProgress: (p) => {
+        first.push(p);
+        if (p.done === 13) controller.abort(new Error('stop here'));
+      },
+    }).catch((e: unknown) => e);
+    expect(String(error)).toContain('stop here');
+    const written = readJsonl<Trajectory>(join(dir, 'runs', 'abort', 'rollouts.jsonl')).length;
+    expect(written).toBeGreaterThanOrEqual(13);
+    expect(written).toBeLessThan(28);
+    const second: RunProgress[] = [];
+    const result = await evolve(config as never, {
+      configPath,
+      resume: true,
+      onProgress: (p) => second.push(p),
+    });
+    const last = second[second.length - 1] as RunProgress;
+    expect(last.done).toBe(28);
+    expect(last.total).toBe(28);
+    expect(result.ran + written).toBe(28);
+    // Rollouts of the interrupted generation were reused, not run again.
+    expect(result.reused).toBeGreaterThan(0);
+    expect(readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'))).toHaveLength(28);
+  });
+
+  it('initialSkill: none skips generation 0; A_inter is 0 for generation 1', async () => {
+    const dir = tempDir('evolve-nos0');
+    const config = evolveConfig({ name: 'no-s0' }, { initialSkill: 'none', generations: 1, carry: 'sample' });
+    const configPath = writeConfig(dir, config);
+    const result = await evolve(config as never, { configPath });
+    const rollouts = readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'));
+    expect(rollouts.every((r) => r.generation === 1)).toBe(true);
+    const [adv] = readJsonl<{ rows: { taskId: string; advantage: number }[] }>(
+      join(result.dir, 'advantages.jsonl'),
+    );
+    for (const taskId of new Set(adv?.rows.map((r) => r.taskId))) {
+      const sum = (adv?.rows ?? []).filter((r) => r.taskId === taskId).reduce((a, r) => a + r.advantage, 0);
+      expect(sum).toBeCloseTo(0, 10);
+    }
+  });
+
+  it('an editor proposing an invalid SKILL.md stops the run naming the rule, before its rollouts', async () => {
+    const dir = tempDir('evolve-bad');
+    const config = evolveConfig(
+      { name: 'bad' },
+      { generator: { package: FIXTURES, export: 'createVocabularyGenerator', options: { badNames: true } } },
+    );
+    const configPath = writeConfig(dir, config);
+    await expect(evolve(config as never, { configPath })).rejects.toThrow(/\[name-charset\] name/);
+    const rollouts = readJsonl<Trajectory>(join(dir, 'runs', 'bad', 'rollouts.jsonl'));
+    expect(rollouts.every((r) => r.generation === 0)).toBe(true);
+  });
+});

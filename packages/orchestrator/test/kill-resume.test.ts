@@ -1,0 +1,168 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { Trajectory } from '@skillrl/core';
+import { createRng } from '@skillrl/core';
+import { describe, expect, it } from 'vitest';
+import { CLI, evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';
+
+function lines(path: string): number {
+  if (!existsSync(path)) return 0;
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+}
+
+function cli(args: string[]): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+async function finish(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: string | null; out: string }> {
+  let out = '';
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr?.on('data', (d) => {
+    out += String(d);
+  });
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out })));
+}
+
+/** Starts the CLI and SIGKILLs it as soon as rollouts.jsonl holds `after` records (or it exits first). */
+async function killAfter(args: string[], runDir: string, after: number): Promise<boolean> {
+  const child = cli(args);
+  const done = finish(child);
+  let exited = false;
+  child.on('exit', () => {
+    exited = true;
+  });
+  while (!exited) {
+    if (lines(join(runDir, 'rollouts.jsonl')) >= after) {
+      child.kill('SIGKILL');
+      break;
+    }
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  const result = await done;
+  return result.signal === 'SIGKILL';
+}
+
+function files(dir: string, under: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d)) {
+      const p = join(d, entry);
+      if (statSync(p).isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, 'utf8');
+    }
+  };
+  if (existsSync(join(dir, under))) walk(join(dir, under));
+  return out;
+}
+
+/** What must match between an interrupted-and-resumed run and an uninterrupted one. */
+function outcome(run: string) {
+  const rollouts = readFileSync(join(run, 'rollouts.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Trajectory)
+    .map((t) => ({
+      id: t.id,
+      condition: t.condition,
+      reward: t.reward,
+      passed: t.verdict.passed,
+      actions: t.steps.map((s) => s.action),
+      skill: t.skill?.hash ?? null,
+    }))
+    .sort((a, b) => a.id.localeCompare(b.id));
+  const summary = JSON.parse(readFileSync(join(run, 'summary.json'), 'utf8'));
+  const advantages = readFileSync(join(run, 'advantages.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .sort((a, b) => String(a.key).localeCompare(String(b.key)));
+  return { rollouts, summary, skills: files(run, 'skills'), advantages };
+}
+
+async function checkKillResume(name: string, config: Record<string, unknown>, kills: number, seed: number) {
+  const dir = tempDir(`kill-${name}`);
+  const reference = writeConfig(dir, { ...config, name: `${name}-reference` }, 'reference.yaml');
+  const ref = await finish(cli(['run', reference, '--json']));
+  expect(ref.code, ref.out).toBe(0);
+  const refRun = join(dir, 'runs', `${name}-reference`);
+  const total = lines(join(refRun, 'rollouts.jsonl'));
+  const expected = outcome(refRun);
+
+  const killedConfig = writeConfig(dir, { ...config, name: `${name}-killed` }, 'killed.yaml');
+  const run = join(dir, 'runs', `${name}-killed`);
+  // Kill points drawn from the seed, increasing, each inside the run.
+  const rng = createRng(seed);
+  const points = Array.from({ length: kills }, () => 1 + rng.int(total - 1)).sort((a, b) => a - b);
+  let killed = 0;
+  for (let i = 0; i < points.length; i++) {
+    const args = i === 0 ? ['run', killedConfig, '--json'] : ['resume', run, '--json'];
+    if (await killAfter(args, run, points[i] as number)) killed++;
+  }
+  expect(killed).toBeGreaterThan(0);
+  const resumed = await finish(cli(['resume', run, '--json']));
+  expect(resumed.code, resumed.out).toBe(0);
+  const got = outcome(run);
+  expect(got.rollouts).toHaveLength(total);
+  expect(got.rollouts).toEqual(expected.rollouts);
+  expect(got.summary).toEqual(expected.summary);
+  expect(got.skills).toEqual(expected.skills);
+  expect(got.advantages).toEqual(expected.advantages);
+  // No event written twice: one rollout event per rollout, one checkpoint event per unit.
+  const events = readFileSync(join(run, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  const refEvents = readFileSync(join(refRun, 'events.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  expect(events.filter((e) => e.type === 'rollout')).toHaveLength(total);
+  const kinds = (list: { type: string }[]) =>
+    list
+      .filter((e) => e.type !== 'run:end')
+      .map((e) => e.type)
+      .sort();
+  expect(kinds(events)).toEqual(kinds(refEvents));
+  return { points, killed };
+}
+
+describe('SIGKILL then `skillrl resume` equals the uninterrupted run', () => {
+  it('internalize (SKILLC), three seeded kill points', async () => {
+    const { killed } = await checkKillResume('int', internalizeConfig(), 3, 101);
+    expect(killed).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  it('evolve (Skill-R1, grpo mode), three seeded kill points', async () => {
+    const { killed } = await checkKillResume('evo', evolveConfig({}, { generations: 3 }), 3, 202);
+    expect(killed).toBeGreaterThanOrEqual(2);
+  }, 120_000);
+
+  it('internalize with the tfjs policy and trainer (trainer rebuilt by replay), two kill points', async () => {
+    const config = internalizeConfig(
+      { agent: 'skill-reading', maxSteps: 30 },
+      {
+        steps: 3,
+        tasksPerStep: 2,
+        groupSize: 4,
+        validation: { split: 'valid_seen', limit: 3 },
+        trainer: 'tfjs',
+      },
+    );
+    const { killed } = await checkKillResume('tfjs', config, 2, 404);
+    expect(killed).toBeGreaterThanOrEqual(1);
+  }, 180_000);
+
+  it('evolve with the trainable tfjs step editor (state saved as a checkpoint folder), two kill points', async () => {
+    const config = evolveConfig(
+      {},
+      { generations: 2, generator: { name: 'step-editor', options: { hiddenSize: 16 } } },
+    );
+    const { killed } = await checkKillResume('step', config, 2, 303);
+    expect(killed).toBeGreaterThanOrEqual(1);
+  }, 180_000);
+});

@@ -1,0 +1,86 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Trajectory } from '@skillrl/core';
+import { ValidationError } from '@skillrl/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { MissingPackageError } from '../src/components/missing-package-error.js';
+import { loadConfig } from '../src/config/load-config.js';
+import { runConfig } from '../src/run/run-config.js';
+import { internalizeConfig, writeConfig } from './support.js';
+
+// Configs live inside the package so that Node resolution from the config's directory finds the
+// packages installed for it (here the example estimator, a dev dependency).
+const BASE = resolve(__dirname, '../.test-runs');
+
+afterAll(() => rmSync(BASE, { recursive: true, force: true }));
+
+function localDir(prefix: string): string {
+  const base = BASE;
+  mkdirSync(base, { recursive: true });
+  return mkdtempSync(join(base, `${prefix}-`));
+}
+
+describe('components named by package', () => {
+  it('loads the custom estimator package by name from the config and uses it', async () => {
+    const dir = localDir('custom-estimator');
+    const config = internalizeConfig(
+      { name: 'custom', estimator: { package: '@skillrl/example-custom-estimator', name: 'centered-rank' } },
+      { variant: 'grpo', steps: 1, validateEvery: 1 },
+    );
+    const loaded = loadConfig(writeConfig(dir, config));
+    const result = await runConfig(loaded);
+    const manifest = JSON.parse(readFileSync(join(result.dir, 'run.json'), 'utf8'));
+    expect(manifest.components.estimator).toBe('package:@skillrl/example-custom-estimator#centered-rank');
+    const rollouts = new Map(
+      readFileSync(join(result.dir, 'rollouts.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Trajectory)
+        .map((t) => [t.id, t]),
+    );
+    const [record] = readFileSync(join(result.dir, 'advantages.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { rows: { trajectoryId: string; advantage: number }[] });
+    // Centred ranks: within each task's group of 4 the advantages sum to 0 and lie in [−0.5, 0.5],
+    // and a higher reward never gets a lower advantage.
+    const byTask = new Map<string, { reward: number; advantage: number }[]>();
+    for (const row of record?.rows ?? []) {
+      const t = rollouts.get(row.trajectoryId) as Trajectory;
+      const list = byTask.get(t.taskId) ?? [];
+      list.push({ reward: t.reward, advantage: row.advantage });
+      byTask.set(t.taskId, list);
+    }
+    expect(byTask.size).toBe(3);
+    for (const list of byTask.values()) {
+      expect(list.reduce((a, r) => a + r.advantage, 0)).toBeCloseTo(0, 12);
+      for (const a of list)
+        for (const b of list) if (a.reward > b.reward) expect(a.advantage).toBeGreaterThan(b.advantage);
+      for (const r of list) expect(Math.abs(r.advantage)).toBeLessThanOrEqual(0.5);
+    }
+  });
+
+  it('a package that is not installed fails before any rollout, naming the package', async () => {
+    const dir = localDir('missing');
+    const config = internalizeConfig({
+      name: 'missing',
+      estimator: { package: '@skillrl/not-installed-anywhere' },
+    });
+    const loaded = loadConfig(writeConfig(dir, config));
+    const error = await runConfig(loaded).catch((e: unknown) => e);
+    expect(MissingPackageError.isInstance(error)).toBe(true);
+    expect(String((error as Error).message)).toContain('@skillrl/not-installed-anywhere');
+    expect(existsSync(join(dir, 'runs', 'missing', 'rollouts.jsonl'))).toBe(false);
+  });
+
+  it('an unknown registry name fails before any rollout, listing the known names', async () => {
+    const dir = localDir('unknown');
+    const config = internalizeConfig({ name: 'unknown', adapter: 'housework' });
+    const error = await runConfig(loadConfig(writeConfig(dir, config))).catch((e: unknown) => e);
+    expect(String((error as Error).message)).toMatch(
+      /Unknown adapter "housework". Registered: household, shop, qa/,
+    );
+    expect(existsSync(join(dir, 'runs', 'unknown'))).toBe(false);
+    expect(ValidationError.isInstance(error)).toBe(false);
+  });
+});
