@@ -74,8 +74,20 @@ describe('skillrl CLI', () => {
   it('export writes (prompt, completion, log-probs, advantage) rows of the trained component', async () => {
     const dir = tempDir('export');
     const evo = writeConfig(dir, evolveConfig({ name: 'evo' }, { generations: 1 }), 'evo.yaml');
-    expect((await cli(['run', evo, '--json'])).code).toBe(0);
+    const ran = await cli(['run', evo, '--json']);
+    expect(ran.code).toBe(0);
     const run = join(dir, 'runs', 'evo');
+    // A finished run carries its report; `report` rebuilds it from the run directory alone.
+    const reportPath = join(run, 'report.html');
+    expect(JSON.parse(ran.out.split('\n').at(-1)!).report).toBe(reportPath);
+    const first = readFileSync(reportPath, 'utf8');
+    expect(first).toContain('<canvas');
+    expect(first).toContain('Skill-R1');
+    const rebuilt = await cli(['report', run, '--json']);
+    expect(rebuilt.code).toBe(0);
+    expect(JSON.parse(rebuilt.out).summary.method).toBe('evolve');
+    expect(readFileSync(reportPath, 'utf8')).toBe(first);
+    expect((await cli(['report', join(dir, 'no-such-run')])).code).toBe(1);
     const r = await cli(['export', run, '--format', 'jsonl', '--json']);
     expect(r.code).toBe(0);
     // 2 tasks × 3 candidates, one row each

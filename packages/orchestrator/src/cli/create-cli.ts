@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseSkill, redactSecrets, SkillFormatError, validateSkill } from '@skillrl/core';
+import { writeReport } from '@skillrl/report';
 import { Command, CommanderError } from 'commander';
 import { configSchema } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
@@ -39,11 +40,14 @@ function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
 }
 
 function printResult(io: CliIo, json: boolean, result: RunResult): void {
+  // Every finished run gets its report.html; `skillrl report` rebuilds it.
+  const report = writeReport(result.dir).path;
   if (json) {
-    io.out(JSON.stringify({ ok: true, ...result }));
+    io.out(JSON.stringify({ ok: true, ...result, report }));
     return;
   }
   io.out(`run ${result.runId} completed: ${result.dir}`);
+  io.out(`report: ${report}`);
   io.out(`rollouts run ${result.ran}, reused from disk ${result.reused}`);
   const rows = Object.entries(result.metrics).map(([k, v]) => [
     k,
@@ -186,6 +190,21 @@ export function createCli(io: CliIo = defaultIo): Command {
         const result = await exportJsonl(dir, opts.out);
         if (opts.json) io.out(JSON.stringify({ ok: true, ...result }));
         else io.out(`wrote ${result.rows} rows to ${result.path}`);
+      }),
+    );
+
+  program
+    .command('report')
+    .description(
+      'rebuild report.html of a run directory (self-contained charts and tables; works on unfinished runs)',
+    )
+    .argument('<run-dir>', 'the run directory')
+    .option('--json', 'print the path and the summary as JSON')
+    .action(
+      withErrors(async (dir: string, opts: { json?: boolean }) => {
+        const written = writeReport(resolve(dir));
+        if (opts.json) io.out(JSON.stringify({ ok: true, path: written.path, summary: written.summary }));
+        else io.out(`report: ${written.path}`);
       }),
     );
 
