@@ -45,3 +45,4 @@ export {
 } from './evaluate/evaluate.js';
 export { type ExportRow, exportJsonl, exportRows } from './export/export-jsonl.js';
 export { type CliIo, createCli, runCli } from './cli/create-cli.js';
+export { type DemoOptions, type DemoRun, demoConfigs, runDemo } from './demo/run-demo.js';

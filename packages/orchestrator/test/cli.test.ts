@@ -52,6 +52,21 @@ describe('skillrl CLI', () => {
     expect(JSON.parse(j.out).error.issues).toHaveLength(3);
   });
 
+  it('demo runs SKILLC then Skill-R1 offline and writes both reports', async () => {
+    const out = tempDir('demo');
+    const r = await cli(['demo', '--quick', '--out', out, '--json']);
+    expect(r.code).toBe(0);
+    const { runs } = JSON.parse(r.out.split('\n').at(-1)!);
+    expect(runs.map((run: { method: string }) => run.method)).toEqual(['internalize', 'evolve']);
+    for (const run of runs) {
+      expect(readFileSync(run.report, 'utf8')).toContain('<canvas');
+      expect(readFileSync(join(run.dir, 'rollouts.jsonl'), 'utf8').split('\n').length).toBeGreaterThan(10);
+    }
+    expect(Object.keys(runs[0].metrics)).toContain('final_gap');
+    expect(Object.keys(runs[1].metrics)).toContain('final_reward');
+    expect((await cli(['demo', '--seed', 'x'])).code).toBe(1);
+  }, 180_000);
+
   it('usage errors exit 2', async () => {
     expect((await cli(['frobnicate'])).code).toBe(2);
     expect((await cli(['eval', 'x.yaml', '--episodes', '0'])).code).toBe(2);

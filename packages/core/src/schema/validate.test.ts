@@ -82,7 +82,7 @@ describe('validate', () => {
         { path: '$.name', message: 'expected a string matching /^[a-z0-9]+(-[a-z0-9]+)*$/' },
         { path: '$.description', message: 'expected a string of at least 1 characters' },
         { path: '$.body', message: 'expected string' },
-        { path: '$.extra', message: 'is not an allowed property' },
+        { path: '$.extra', message: 'is not a known field (check its spelling)' },
       ]),
     );
   });
@@ -109,7 +109,7 @@ describe('validate', () => {
     expect(config.validate({ seed: 1 })).toEqual({ seed: 1 });
     expect(config.check({ name: '', extra: 1 })).toEqual([
       { path: '$.seed', message: 'is required but missing' },
-      { path: '$.extra', message: 'is not an allowed property' },
+      { path: '$.extra', message: 'is not a known field (check its spelling)' },
       { path: '$.name', message: 'expected a string of at least 1 characters' },
     ]);
     expect(() => config.validate({ seed: 'x' })).toThrow(

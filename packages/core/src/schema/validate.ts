@@ -78,7 +78,7 @@ function describe(error: ErrorObject): ValidationIssue {
       message = 'is required but missing';
       break;
     case 'type':
-      message = `expected ${String(p.type)}`;
+      message = `expected ${String(p.type).split(',').join(' or ')}`;
       break;
     case 'enum':
       message = `expected one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
@@ -88,7 +88,7 @@ function describe(error: ErrorObject): ValidationIssue {
       break;
     case 'additionalProperties':
       path = `${path}.${String(p.additionalProperty)}`;
-      message = 'is not an allowed property';
+      message = 'is not a known field (check its spelling)';
       break;
     case 'minimum':
     case 'maximum':

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseSkill, redactSecrets, SkillFormatError, validateSkill } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import { Command, CommanderError } from 'commander';
 import { configSchema } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
+import { runDemo } from '../demo/run-demo.js';
 import { evaluate } from '../evaluate/evaluate.js';
 import { exportJsonl } from '../export/export-jsonl.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
@@ -190,6 +191,53 @@ export function createCli(io: CliIo = defaultIo): Command {
         const result = await exportJsonl(dir, opts.out);
         if (opts.json) io.out(JSON.stringify({ ok: true, ...result }));
         else io.out(`wrote ${result.rows} rows to ${result.path}`);
+      }),
+    );
+
+  program
+    .command('demo')
+    .description(
+      'offline demo: SKILLC then Skill-R1 on household with in-process tfjs learners; writes both reports',
+    )
+    .option('--out <dir>', 'folder for the demo runs', join('runs', 'demo'))
+    .option('--quick', 'smaller runs (about a minute)')
+    .option('--seed <n>', 'seed of both runs', '1')
+    .option('--json', 'print the result as one JSON line, no progress bar')
+    .action(
+      withErrors(async (opts: { out: string; quick?: boolean; seed: string; json?: boolean }) => {
+        const seed = Number(opts.seed);
+        if (!Number.isSafeInteger(seed)) {
+          io.err(`error: --seed expects an integer, got ${JSON.stringify(opts.seed)}`);
+          throw new CliExit(1);
+        }
+        const bar = createProgressDisplay(!opts.json);
+        const interrupt = interruptSignal();
+        try {
+          const runs = await runDemo({
+            out: opts.out,
+            quick: Boolean(opts.quick),
+            seed,
+            signal: interrupt.signal,
+            onProgress: (method, p) => bar.update({ ...p, phase: `${method}: ${p.phase}` }),
+            onWarning: (m) => io.err(`warning: ${m}`),
+          });
+          bar.stop();
+          if (opts.json) {
+            io.out(JSON.stringify({ ok: true, runs }));
+            return;
+          }
+          for (const run of runs) {
+            io.out(`${run.method}: ${run.dir}`);
+            const rows = Object.entries(run.metrics)
+              .filter(([k]) => /^(final_|initial_|mean_reward|final_reward|gen)/.test(k))
+              .map(([k, v]) => [k, Number.isInteger(v) ? String(v) : v.toFixed(3)]);
+            if (rows.length > 0) io.out(formatTable(['metric', 'value'], rows));
+            io.out(`report: ${run.report}`);
+          }
+        } finally {
+          bar.stop();
+          interrupt.dispose();
+        }
       }),
     );
 

@@ -1,0 +1,175 @@
+import {
+  type Agent,
+  type AgentAction,
+  type AgentContext,
+  createRng,
+  InvalidArgumentError,
+  type Seed,
+  type Task,
+} from '@skillrl/core';
+import { type AgentConfig, resolveAgentConfig } from '../model/agent-config.js';
+import type { DecisionRecord } from '../model/decision-record.js';
+import { createDecisionEncoder } from '../model/encode-decision.js';
+import {
+  type AgentParameters,
+  checkParameters,
+  copyParameters,
+  initParameters,
+} from '../model/parameters.js';
+import { scoreDecision } from '../model/score-decision.js';
+import type { GoalBindings } from '../skill/skill-clauses.js';
+import type { Vocabulary } from '../text/vocabulary.js';
+import { saveSkillReadingAgent } from './checkpoint.js';
+import { expandTemplates } from './expand-templates.js';
+
+export interface SkillReadingAgentOptions {
+  /** Word ids: `vocabularyFromAdapter(adapter)` or `vocabularyFromTexts(texts)`. */
+  vocabulary: Vocabulary;
+  /** Seeds the initial weights and, when a context carries no seed, the sampling stream (default 0). */
+  seed?: Seed;
+  config?: Partial<AgentConfig>;
+  /** Start from these weights instead of a fresh initialisation (copied). */
+  parameters?: AgentParameters;
+  /** Softmax temperature (default 1). */
+  temperature?: number;
+  /** Take the most probable action instead of sampling (evaluation; default false). */
+  greedy?: boolean;
+  /** What "the object" and "the target receptacle" mean in a task (default: `goalBindings`). */
+  bindings?: (task: Task) => GoalBindings;
+  /** Turns the admissible list into candidates (default: `expandTemplates`). */
+  expandActions?: (actions: readonly string[], task: Task) => string[];
+}
+
+export interface ActionDistribution {
+  candidates: string[];
+  /** Log-probabilities of the candidates, in order, at the agent's temperature. */
+  logProbs: Float64Array;
+  record: DecisionRecord;
+}
+
+export interface SkillReadingAgent extends Agent {
+  readonly name: string;
+  readonly config: AgentConfig;
+  readonly vocabulary: Vocabulary;
+  readonly temperature: number;
+  readonly greedy: boolean;
+  /** The live weights, shared with every `withSampling` view and written by the trainer. */
+  readonly parameters: AgentParameters;
+  act(context: AgentContext): Promise<AgentAction>;
+  /** The policy's distribution over the candidates for a context, without choosing. */
+  distribution(context: AgentContext): ActionDistribution;
+  /** The same weights with other sampling settings (e.g. `{ greedy: true }` for evaluation). */
+  withSampling(options: { temperature?: number; greedy?: boolean; seed?: Seed }): SkillReadingAgent;
+  /** Replaces the weights in place (shapes are checked). */
+  setParameters(parameters: AgentParameters): void;
+  /** Writes `config.json` (config + vocabulary + weight layout) and `weights.bin` (float32, little-endian). */
+  save(dir: string): Promise<void>;
+}
+
+interface SharedState {
+  parameters: AgentParameters;
+}
+
+/**
+ * A small policy for text environments with an admissible-action list that reads skills from its first
+ * step: each candidate action attends over the skill's clauses (token overlap after binding the goal's
+ * object and receptacle), with completed clauses down-weighted, and that prior is added to a learned
+ * bilinear scorer over goal, observation and recent-action embeddings.
+ */
+export function createSkillReadingAgent(options: SkillReadingAgentOptions): SkillReadingAgent {
+  const config = resolveAgentConfig(options.config);
+  const vocabulary = options.vocabulary;
+  const parameters = options.parameters
+    ? copyParameters(options.parameters)
+    : initParameters(config, vocabulary.size, options.seed ?? 0);
+  checkParameters(parameters, config, vocabulary.size);
+  return makeAgent({ parameters }, config, options);
+}
+
+function makeAgent(
+  state: SharedState,
+  config: AgentConfig,
+  options: SkillReadingAgentOptions,
+): SkillReadingAgent {
+  const temperature = options.temperature ?? 1;
+  if (!(temperature > 0)) {
+    throw new InvalidArgumentError('options.temperature', `expected a number > 0, got ${temperature}`);
+  }
+  const greedy = options.greedy ?? false;
+  const vocabulary = options.vocabulary;
+  const encoder = createDecisionEncoder({
+    config,
+    vocabulary,
+    ...(options.bindings && { bindings: options.bindings }),
+  });
+  const expand = options.expandActions ?? expandTemplates;
+  const stream = createRng(options.seed ?? 0).fork('act');
+  let decisions = 0;
+
+  const distribution = (context: AgentContext): ActionDistribution => {
+    const admissible = context.admissibleActions;
+    if (!admissible || admissible.length === 0) {
+      throw new InvalidArgumentError(
+        'context.admissibleActions',
+        'this agent chooses among admissible actions; the environment must implement admissibleActions()',
+      );
+    }
+    const candidates = expand(admissible, context.task);
+    const record = encoder.encode(context, candidates, temperature);
+    return { candidates, logProbs: scoreDecision(state.parameters, record, config.dim), record };
+  };
+
+  const agent: SkillReadingAgent = {
+    name: 'skill-reading-tfjs',
+    config,
+    vocabulary,
+    temperature,
+    greedy,
+    get parameters() {
+      return state.parameters;
+    },
+    distribution,
+    async act(context) {
+      const { candidates, logProbs, record } = distribution(context);
+      let chosen = 0;
+      if (greedy) {
+        for (let c = 1; c < candidates.length; c++) {
+          if ((logProbs[c] as number) > (logProbs[chosen] as number)) chosen = c;
+        }
+      } else {
+        // One uniform draw per decision, from the context's seed when the episode loop gives one.
+        const rng = context.seed !== undefined ? createRng(context.seed) : stream.fork(decisions);
+        decisions += 1;
+        let u = rng.float();
+        chosen = candidates.length - 1;
+        for (let c = 0; c < candidates.length; c++) {
+          u -= Math.exp(logProbs[c] as number);
+          if (u < 0) {
+            chosen = c;
+            break;
+          }
+        }
+      }
+      record.chosen = chosen;
+      return {
+        action: candidates[chosen] as string,
+        logProb: logProbs[chosen] as number,
+        info: { policy: record },
+      };
+    },
+    withSampling(sampling) {
+      return makeAgent(state, config, {
+        ...options,
+        temperature: sampling.temperature ?? temperature,
+        greedy: sampling.greedy ?? greedy,
+        seed: sampling.seed ?? options.seed ?? 0,
+      });
+    },
+    setParameters(next) {
+      checkParameters(next, config, vocabulary.size);
+      state.parameters = copyParameters(next);
+    },
+    save: (dir) => saveSkillReadingAgent(agent, dir),
+  };
+  return agent;
+}

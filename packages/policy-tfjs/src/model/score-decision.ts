@@ -1,0 +1,88 @@
+import type { DecisionRecord } from './decision-record.js';
+import type { AgentParameters } from './parameters.js';
+
+function meanEmbedding(
+  out: Float64Array,
+  embedding: Float32Array,
+  ids: readonly number[],
+  d: number,
+  at = 0,
+) {
+  for (let j = 0; j < d; j++) out[at + j] = 0;
+  if (ids.length === 0) return;
+  for (const id of ids) {
+    const row = id * d;
+    for (let j = 0; j < d; j++) out[at + j] = (out[at + j] as number) + (embedding[row + j] as number);
+  }
+  const inv = 1 / ids.length;
+  for (let j = 0; j < d; j++) out[at + j] = (out[at + j] as number) * inv;
+}
+
+/**
+ * The candidates' log-probabilities for one decision, on plain typed arrays: the same function the tfjs
+ * model computes for training (`createTfPolicy`), so acting needs no tensors. Returns log-softmax of
+ *   (a·q + u·a + θ·x + z·β·Σ_s softmax_s(τ·sim − κ·done − μ·rank)·sign·sim) / temperature
+ * with a the candidate's mean word embedding, q = [goal; observation; history]·W, x its features.
+ */
+export function scoreDecision(params: AgentParameters, record: DecisionRecord, d: number): Float64Array {
+  const C = record.candidates.length;
+  const { embedding, query, actionBias, featureWeights, prior } = params;
+  const ctx = new Float64Array(3 * d);
+  meanEmbedding(ctx, embedding, record.goal, d, 0);
+  meanEmbedding(ctx, embedding, record.obs, d, d);
+  meanEmbedding(ctx, embedding, record.hist, d, 2 * d);
+  const q = new Float64Array(d);
+  for (let i = 0; i < 3 * d; i++) {
+    const ci = ctx[i] as number;
+    if (ci === 0) continue;
+    for (let j = 0; j < d; j++) q[j] = (q[j] as number) + ci * (query[i * d + j] as number);
+  }
+  const logits = new Float64Array(C);
+  const a = new Float64Array(d);
+  for (let c = 0; c < C; c++) {
+    meanEmbedding(a, embedding, record.cand[c] ?? [], d);
+    let s = 0;
+    for (let j = 0; j < d; j++) s += (a[j] as number) * ((q[j] as number) + (actionBias[j] as number));
+    const x = record.feats[c] ?? [];
+    for (let f = 0; f < featureWeights.length; f++) s += (x[f] ?? 0) * (featureWeights[f] as number);
+    logits[c] = s;
+  }
+  const S = record.done.length;
+  if (record.condition === 1 && S > 0) {
+    const [beta, tau, kappa, mu] = prior as unknown as [number, number, number, number];
+    const base = new Float64Array(S);
+    for (let s = 0; s < S; s++)
+      base[s] = -kappa * (record.done[s] as number) - mu * (record.rank[s] as number);
+    const sims = new Float64Array(C * S);
+    for (const [c, s, v] of record.sims) sims[c * S + s] = v;
+    const att = new Float64Array(S);
+    for (let c = 0; c < C; c++) {
+      // The null clause (logit 0, value 0) lets an action attend to nothing when no pending clause fits.
+      let max = 0;
+      for (let s = 0; s < S; s++) {
+        const v = tau * (sims[c * S + s] as number) + (base[s] as number);
+        att[s] = v;
+        if (v > max) max = v;
+      }
+      let z = Math.exp(-max);
+      let num = 0;
+      for (let s = 0; s < S; s++) {
+        const e = Math.exp((att[s] as number) - max);
+        z += e;
+        num += e * (record.sign[s] as number) * (sims[c * S + s] as number);
+      }
+      logits[c] = (logits[c] as number) + (beta * num) / z;
+    }
+  }
+  const inv = 1 / record.temperature;
+  let max = -Infinity;
+  for (let c = 0; c < C; c++) {
+    logits[c] = (logits[c] as number) * inv;
+    if ((logits[c] as number) > max) max = logits[c] as number;
+  }
+  let z = 0;
+  for (let c = 0; c < C; c++) z += Math.exp((logits[c] as number) - max);
+  const logZ = max + Math.log(z);
+  for (let c = 0; c < C; c++) logits[c] = (logits[c] as number) - logZ;
+  return logits;
+}

@@ -1,0 +1,141 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Task, Trajectory } from '@skillrl/core';
+import { initBackend } from '@skillrl/tensor-ops';
+import * as tf from '@tensorflow/tfjs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadSkillReadingAgent } from '../agent/checkpoint.js';
+import type { SkillReadingAgent } from '../agent/create-skill-reading-agent.js';
+import { household, householdAgent } from '../testing/household-fixture.js';
+import { playEpisode, skillFor } from '../testing/play-episode.js';
+import { createTfjsTrainer } from './create-tfjs-trainer.js';
+
+let agent: SkillReadingAgent;
+let batch: Trajectory[];
+let trainTasks: Task[];
+
+beforeAll(async () => {
+  await initBackend();
+  agent = await householdAgent(5);
+  const skills = await household.skills();
+  const tasks = await household.load({ split: 'train', limit: 12, seed: 11 });
+  trainTasks = tasks;
+  batch = [];
+  for (const [i, task] of tasks.entries()) {
+    // Half with the skill, half without, so both branches of the network are exercised.
+    const skill = i % 2 === 0 ? skillFor(skills, task.family) : undefined;
+    batch.push(
+      await playEpisode({ adapter: household, agent, task, skill, seed: `trainer/${i}`, maxSteps: 20 }),
+    );
+  }
+});
+
+describe('forward passes', () => {
+  it('tfjs recomputes the log-probs the typed-array scorer acted with', async () => {
+    const trainer = createTfjsTrainer(agent);
+    const recomputed = await trainer.logProbs(batch);
+    let compared = 0;
+    batch.forEach((t, b) => {
+      t.steps.forEach((s, i) => {
+        expect(Math.abs((recomputed[b]?.[i] as number) - (s.logProb as number))).toBeLessThan(1e-4);
+        compared += 1;
+      });
+    });
+    expect(compared).toBeGreaterThan(100);
+    trainer.dispose();
+  });
+});
+
+describe('checkpoints', () => {
+  it('reload to identical action probabilities and identical episodes', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'policy-tfjs-'));
+    try {
+      await agent.save(dir);
+      const loaded = await loadSkillReadingAgent(dir, { seed: 5 });
+      const skills = await household.skills();
+      const [task] = (await household.load({ split: 'valid_seen', limit: 3, seed: 4 })).slice(2);
+      if (!task) throw new Error('no task');
+      const skill = skillFor(skills, task.family);
+      const a = await playEpisode({ adapter: household, agent, task, skill, seed: 'ckpt', maxSteps: 15 });
+      const b = await playEpisode({
+        adapter: household,
+        agent: loaded,
+        task,
+        skill,
+        seed: 'ckpt',
+        maxSteps: 15,
+      });
+      expect(b.steps.map((s) => s.action)).toEqual(a.steps.map((s) => s.action));
+      expect(b.steps.map((s) => s.logProb)).toEqual(a.steps.map((s) => s.logProb));
+      for (const t of batch) {
+        const step = t.steps[3] ?? t.steps[0];
+        if (!step) continue;
+        const context = {
+          task: trainTasks.find((x) => x.id === t.taskId) ?? task,
+          condition: t.condition,
+          observation: step.observation,
+          history: t.steps.slice(0, step.index),
+          stepIndex: step.index,
+          admissibleActions: (step.info?.policy as { candidates: string[] } | undefined)?.candidates ?? [],
+          ...(t.condition === 1 && skill ? { skill } : {}),
+        };
+        expect(loaded.distribution(context).logProbs).toEqual(agent.distribution(context).logProbs);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('createTfjsTrainer', () => {
+  it('lowers the loss on a fixed batch and keeps tf.memory flat', async () => {
+    const learner = await householdAgent(5);
+    const trainer = createTfjsTrainer(learner, {
+      lr: 0.05,
+      kl: { kind: 'k3', coef: 0.01 },
+      microBatchSize: 4,
+    });
+    // Fixed advantages: +1 for even trajectories, −1 for odd ones.
+    const advantages = batch.map((_, i) => (i % 2 === 0 ? 1 : -1));
+    const losses: number[] = [];
+    const tensors: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const m = await trainer.update({ trajectories: batch, advantages });
+      losses.push(m.loss as number);
+      tensors.push(tf.memory().numTensors);
+      expect(m.episodes).toBe(batch.length);
+      expect(m.micro_batches).toBe(3);
+    }
+    expect(losses.at(-1) as number).toBeLessThan((losses[0] as number) - 0.05);
+    // After the first step has created Adam's slots, no step leaves a tensor behind.
+    expect(new Set(tensors.slice(1)).size).toBe(1);
+    // The agent acts with the trained weights.
+    expect(learner.parameters.query.some((x) => x !== 0)).toBe(true);
+    trainer.dispose();
+  });
+
+  it('skips errored, record-less and non-finite episodes with counts instead of throwing', async () => {
+    const learner = await householdAgent(6);
+    const trainer = createTfjsTrainer(learner, { truncated: 'train' });
+    const [a, b, c, d] = batch as [Trajectory, Trajectory, Trajectory, Trajectory];
+    const errored: Trajectory = { ...a, error: { code: 'model', message: 'timeout' } };
+    const foreign: Trajectory = { ...b, steps: b.steps.map(({ info: _info, ...s }) => s) };
+    const m = await trainer.update({
+      trajectories: [errored, foreign, c, d],
+      advantages: [1, 1, Number.NaN, 1],
+    });
+    expect(m).toMatchObject({ skipped_error: 1, skipped_invalid: 1, skipped_advantage: 1, episodes: 1 });
+    // Episodes here were cut at 20 steps: unfinished ones (errored ones aside) count as truncated.
+    const cut = [foreign, c, d].filter((t) => !t.steps.some((s) => s.done)).length;
+    expect(m.truncated_episodes).toBe(cut);
+    const skipping = createTfjsTrainer(learner, { truncated: 'skip' });
+    const none = await skipping.update({ trajectories: [], advantages: [] });
+    expect(none.episodes).toBe(0);
+    await expect(trainer.update({ trajectories: [c], advantages: [1, 2] })).rejects.toThrow(
+      /batch.advantages/,
+    );
+    trainer.dispose();
+    skipping.dispose();
+  });
+});

@@ -1,0 +1,264 @@
+import {
+  InvalidArgumentError,
+  type PolicyTrainer,
+  type TrainBatch,
+  type TrainMetrics,
+  type Trajectory,
+} from '@skillrl/core';
+import {
+  type AggregationMode,
+  type BackendChoice,
+  initBackend,
+  policyGradientStep,
+} from '@skillrl/tensor-ops';
+import * as tf from '@tensorflow/tfjs';
+import type { SkillReadingAgent } from '../agent/create-skill-reading-agent.js';
+import { type DecisionRecord, isDecisionRecord } from '../model/decision-record.js';
+import { type PackedBatch, packBatch, slicePackedBatch } from '../model/pack-batch.js';
+import { type AgentParameters, copyParameters } from '../model/parameters.js';
+import { createTfPolicy, type TfPolicy } from '../model/tf-policy.js';
+
+/** A core `TrainBatch`, optionally with one advantage per step instead of one per trajectory. */
+export interface TfjsTrainBatch extends TrainBatch {
+  /** Per trajectory, one advantage per step (e.g. from per-step rewards); overrides `advantages` for it. */
+  stepAdvantages?: readonly (ArrayLike<number> | undefined)[];
+}
+
+export interface TfjsTrainerOptions {
+  /** Policy loss registered in tensor-ops (default `vanilla`: PPO's clipped surrogate). */
+  loss?: string;
+  /** KL penalty to the frozen reference copy, e.g. `{ kind: 'k3', coef: 0.01 }` (default none). */
+  kl?: { kind: string; coef: number };
+  /** Loss aggregation over the [B, T] action-step matrix (default `token-mean`). */
+  aggregation?: AggregationMode;
+  /** Adam learning rate (default 0.01). */
+  lr?: number;
+  clipLow?: number;
+  clipHigh?: number;
+  dualClip?: number | false;
+  /** Clip the global gradient norm (default 1). */
+  maxGradNorm?: number;
+  entropyCoef?: number;
+  /** Trajectories per forward/backward pass (default: the whole batch). */
+  microBatchSize?: number;
+  /** Optimiser steps per `update` on the same batch, ratios against the sampling log-probs (default 1). */
+  epochs?: number;
+  /** Episodes that hit the step limit without finishing: train on them (default) or skip them. */
+  truncated?: 'train' | 'skip';
+  /** Backend to put first (default: tensor-ops' order, tfjs-node-gpu → tfjs-node → wasm → cpu). */
+  backend?: BackendChoice;
+  /** Reference weights for the KL term (default: the agent's weights when the trainer is created). */
+  reference?: AgentParameters;
+}
+
+export interface TfjsTrainer extends PolicyTrainer {
+  update(batch: TfjsTrainBatch): Promise<TrainMetrics>;
+  /** Log-probs of each trajectory's recorded actions under the current weights, computed with tfjs. */
+  logProbs(trajectories: readonly Trajectory[]): Promise<number[][]>;
+  /** The frozen reference weights. */
+  readonly reference: AgentParameters;
+  /** Releases the tfjs variables and optimiser slots. */
+  dispose(): void;
+}
+
+interface Row {
+  index: number;
+  records: (DecisionRecord | null)[];
+  advantages: number[];
+  behaviour: (number | undefined)[];
+}
+
+function recordOf(step: Trajectory['steps'][number]): DecisionRecord | null {
+  if (step.invalid) return null;
+  const r = step.info?.policy;
+  return isDecisionRecord(r) && r.candidates[r.chosen] === step.action ? r : null;
+}
+
+function truncated(t: Trajectory): boolean {
+  return t.steps.length > 0 && !t.steps.some((s) => s.done);
+}
+
+/**
+ * A `PolicyTrainer` for a `SkillReadingAgent`: rebuilds each trajectory's decisions from the records the
+ * agent stored on its steps, recomputes the chosen actions' log-probs under the current weights (one
+ * "token" per action step, a [B, T] matrix with a mask) and takes tensor-ops' clipped policy-gradient step,
+ * with a KL term against a frozen copy of the starting weights. Errored trajectories, trajectories without
+ * any usable step and non-finite advantages are skipped and counted, never thrown on.
+ */
+export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainerOptions = {}): TfjsTrainer {
+  const lr = options.lr ?? 0.01;
+  if (!(lr > 0)) throw new InvalidArgumentError('options.lr', `expected a number > 0, got ${lr}`);
+  const epochs = options.epochs ?? 1;
+  if (!Number.isInteger(epochs) || epochs < 1) {
+    throw new InvalidArgumentError('options.epochs', `expected an integer >= 1, got ${epochs}`);
+  }
+  const reference = copyParameters(options.reference ?? agent.parameters);
+  let policy: TfPolicy | undefined;
+  let refPolicy: TfPolicy | undefined;
+  let optimizer: tf.Optimizer | undefined;
+  let synced: AgentParameters | undefined;
+
+  const ready = async () => {
+    await initBackend(options.backend ? { prefer: options.backend } : {});
+    if (!policy) {
+      policy = createTfPolicy(agent.parameters, agent.config, agent.vocabulary.size, { name: 'trainee' });
+      synced = agent.parameters;
+      optimizer = tf.train.adam(lr);
+    } else if (synced !== agent.parameters) {
+      // Someone replaced the agent's weights (setParameters, a loaded checkpoint): train from those.
+      policy.assign(agent.parameters);
+      synced = agent.parameters;
+    }
+    return { policy, optimizer: optimizer as tf.Optimizer };
+  };
+
+  const run = async (p: TfPolicy, packed: PackedBatch): Promise<Float32Array> => {
+    const out = p.logProbs(packed);
+    const values = (await out.logProbs.data()) as Float32Array;
+    out.logProbs.dispose();
+    out.entropy.dispose();
+    return values;
+  };
+
+  return {
+    reference,
+    async logProbs(trajectories) {
+      const { policy: p } = await ready();
+      const rows = trajectories.map((t) => t.steps.map(recordOf));
+      const packed = packBatch(rows, { vocabularySize: agent.vocabulary.size });
+      const values = await run(p, packed);
+      return rows.map((r, b) => r.map((_, t) => values[b * packed.T + t] as number));
+    },
+    async update(batch) {
+      const started = performance.now();
+      const { trajectories, advantages } = batch;
+      if (advantages.length !== trajectories.length) {
+        throw new InvalidArgumentError(
+          'batch.advantages',
+          `expected one advantage per trajectory (${trajectories.length}), got ${advantages.length}`,
+        );
+      }
+      const counts = { skipped_error: 0, skipped_invalid: 0, skipped_advantage: 0, skipped_truncated: 0 };
+      let truncatedEpisodes = 0;
+      let maskedSteps = 0;
+      const rows: Row[] = [];
+      trajectories.forEach((t, index) => {
+        if (t.error) {
+          counts.skipped_error += 1;
+          return;
+        }
+        if (truncated(t)) {
+          truncatedEpisodes += 1;
+          if (options.truncated === 'skip') {
+            counts.skipped_truncated += 1;
+            return;
+          }
+        }
+        const records = t.steps.map(recordOf);
+        maskedSteps += records.filter((r) => r === null).length;
+        if (!records.some((r) => r !== null)) {
+          counts.skipped_invalid += 1;
+          return;
+        }
+        const perStep = batch.stepAdvantages?.[index];
+        const adv = t.steps.map((_, s) => (perStep ? Number(perStep[s]) : Number(advantages[index])));
+        if (!adv.every(Number.isFinite)) {
+          counts.skipped_advantage += 1;
+          return;
+        }
+        rows.push({ index, records, advantages: adv, behaviour: t.steps.map((s) => s.logProb) });
+      });
+      const base = {
+        episodes: rows.length,
+        ...counts,
+        truncated_episodes: truncatedEpisodes,
+        masked_steps: maskedSteps,
+      };
+      if (rows.length === 0) return { ...base, loss: 0, pg_loss: 0, step_ms: performance.now() - started };
+
+      const { policy: p, optimizer: opt } = await ready();
+      const packStarted = performance.now();
+      const packed = packBatch(
+        rows.map((r) => r.records),
+        { vocabularySize: agent.vocabulary.size },
+      );
+      const T = packed.T;
+      const mask = rows.map((r) => Array.from({ length: T }, (_, t) => (r.records[t] ? 1 : 0)));
+      const adv = rows.map((r) =>
+        Array.from({ length: T }, (_, t) => (r.records[t] ? (r.advantages[t] ?? 0) : 0)),
+      );
+      // Ratios are taken against the log-probs the agent sampled with; without them, on-policy.
+      const hasBehaviour = rows.every((r) =>
+        r.records.every((rec, t) => !rec || Number.isFinite(r.behaviour[t])),
+      );
+      const old = hasBehaviour
+        ? rows.map((r) =>
+            Array.from({ length: T }, (_, t) => (r.records[t] ? (r.behaviour[t] as number) : 0)),
+          )
+        : undefined;
+      const packMs = performance.now() - packStarted;
+      const refStarted = performance.now();
+      let ref: number[][] | undefined;
+      if (options.kl) {
+        refPolicy ??= createTfPolicy(reference, agent.config, agent.vocabulary.size, {
+          trainable: false,
+          name: 'reference',
+        });
+        const values = await run(refPolicy, packed);
+        ref = rows.map((_, b) => Array.from({ length: T }, (_, t) => values[b * T + t] as number));
+      }
+      const model = {
+        trainableVariables: p.trainableVariables,
+        logProbs: (inputs: PackedBatch) => p.logProbs(inputs),
+      };
+      const refMs = performance.now() - refStarted;
+      const gradStarted = performance.now();
+      let metrics: TrainMetrics = {};
+      for (let epoch = 0; epoch < epochs; epoch++) {
+        metrics = await policyGradientStep(
+          model,
+          {
+            inputs: packed,
+            mask,
+            advantages: adv,
+            ...(old && { oldLogProbs: old }),
+            ...(ref && { refLogProbs: ref }),
+          },
+          {
+            optimizer: opt,
+            sliceInputs: slicePackedBatch,
+            maxGradNorm: options.maxGradNorm ?? 1,
+            ...(options.loss !== undefined && { loss: options.loss }),
+            ...(options.aggregation !== undefined && { aggregation: options.aggregation }),
+            ...(options.kl && { kl: options.kl }),
+            ...(options.clipLow !== undefined && { clipLow: options.clipLow }),
+            ...(options.clipHigh !== undefined && { clipHigh: options.clipHigh }),
+            ...(options.dualClip !== undefined && { dualClip: options.dualClip }),
+            ...(options.entropyCoef !== undefined && { entropyCoef: options.entropyCoef }),
+            ...(options.microBatchSize !== undefined && { microBatchSize: options.microBatchSize }),
+          },
+        );
+      }
+      const gradMs = performance.now() - gradStarted;
+      agent.setParameters(p.read());
+      synced = agent.parameters;
+      // Where the time went: packing the records, the reference forward pass, the optimiser step(s).
+      return {
+        ...metrics,
+        ...base,
+        pack_ms: packMs,
+        ref_ms: refMs,
+        grad_ms: gradMs,
+        step_ms: performance.now() - started,
+      };
+    },
+    dispose() {
+      policy?.dispose();
+      refPolicy?.dispose();
+      optimizer?.dispose();
+      policy = undefined;
+      refPolicy = undefined;
+      optimizer = undefined;
+    },
+  };
+}
