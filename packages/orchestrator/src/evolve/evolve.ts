@@ -398,22 +398,9 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     metrics.tasks = tasks.length;
     metrics.rollouts = session.store.count('rollouts');
     session.writeJson('summary.json', { method: 'evolve', variant, mode, metrics });
-    session.emit({ type: 'run:end', status: 'completed', metrics });
-    return {
-      runId: session.runId,
-      dir: session.dir,
-      method: 'evolve',
-      status: 'completed',
-      metrics,
-      reused: session.reused,
-      ran: session.ran,
-    };
+    return session.complete('evolve', metrics);
   } catch (error) {
-    session.emit({
-      type: 'run:end',
-      status: options.signal?.aborted ? 'cancelled' : 'failed',
-      error: error instanceof Error ? error.message : String(error),
-    });
+    session.fail(error, options.signal);
     throw error;
   } finally {
     session.close();

@@ -268,22 +268,9 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       metrics,
       curriculum: finalState,
     });
-    session.emit({ type: 'run:end', status: 'completed', metrics });
-    return {
-      runId: session.runId,
-      dir: session.dir,
-      method: 'internalize',
-      status: 'completed',
-      metrics,
-      reused: session.reused,
-      ran: session.ran,
-    };
+    return session.complete('internalize', metrics);
   } catch (error) {
-    session.emit({
-      type: 'run:end',
-      status: options.signal?.aborted ? 'cancelled' : 'failed',
-      error: error instanceof Error ? error.message : String(error),
-    });
+    session.fail(error, options.signal);
     throw error;
   } finally {
     session.close();

@@ -5,7 +5,7 @@ import { openRunStore, RunStoreError, redactObject } from '@skillrl/core';
 import type { PlannedEpisode } from '@skillrl/rollout';
 import type { Persistence } from '../components/component-types.js';
 import { type EpisodeRunContext, runPlannedEpisodes } from './run-planned-episodes.js';
-import type { RunOptions, RunProgress } from './run-types.js';
+import type { RunOptions, RunProgress, RunResult } from './run-types.js';
 
 type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K> : never;
 export type EventInput = DistributiveOmit<RunEvent, 'runId' | 'time'>;
@@ -261,6 +261,29 @@ export class RunSession {
       return persistence.load(join(this.store.dir, saved.path), component.value);
     }
     return component.value;
+  }
+
+  /** Records a finished run (`run:end` completed) and returns what `evolve`/`internalize` resolve to. */
+  complete(method: RunResult['method'], metrics: Record<string, number>): RunResult {
+    this.emit({ type: 'run:end', status: 'completed', metrics });
+    return {
+      runId: this.runId,
+      dir: this.dir,
+      method,
+      status: 'completed',
+      metrics,
+      reused: this.reused,
+      ran: this.ran,
+    };
+  }
+
+  /** Records why a run stopped (`cancelled` when its signal aborted, else `failed`); the caller rethrows. */
+  fail(error: unknown, signal?: AbortSignal): void {
+    this.emit({
+      type: 'run:end',
+      status: signal?.aborted ? 'cancelled' : 'failed',
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
 
   close(): void {
