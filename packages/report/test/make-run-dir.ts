@@ -9,8 +9,8 @@ import {
   type RunStore,
   type Skill,
   type Trajectory,
+  taskSlug,
 } from '@skillrl/core';
-import { taskSlug } from '../src/read/task-slug.js';
 
 /**
  * Seeded run directories shaped like the orchestrator's: config.json, run.json, events.jsonl,

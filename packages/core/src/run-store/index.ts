@@ -7,3 +7,4 @@ export {
   type RunStoreOptions,
   type Snapshot,
 } from './open-run-store.js';
+export { taskSlug } from './task-slug.js';

@@ -1,6 +1,6 @@
 import type { Trajectory } from '@skillrl/core';
+import { taskSlug } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
-import { taskSlug } from '../run/task-slug.js';
 import { episodeSummary } from './episode-summary.js';
 
 const step = (index: number, observation: string, invalid = false) => ({

@@ -9,7 +9,7 @@ import type {
   Task,
   Trajectory,
 } from '@skillrl/core';
-import { formatSkill, InvalidArgumentError, validateSkill } from '@skillrl/core';
+import { formatSkill, InvalidArgumentError, taskSlug, validateSkill } from '@skillrl/core';
 import { planRollouts } from '@skillrl/rollout';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
@@ -18,7 +18,6 @@ import { parseConfig } from '../config/load-config.js';
 import { openRun } from '../run/open-run.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
-import { taskSlug } from '../run/task-slug.js';
 import { episodeSummary } from './episode-summary.js';
 
 export interface EvolveOptions extends RunOptions {

@@ -1,7 +1,7 @@
 import type { GenerationEvent, RolloutEvent, RunEvent } from '@skillrl/core';
+import { taskSlug } from '@skillrl/core';
 import { diffSkills, type SkillDiff } from '../diff/skill-diff.js';
 import type { SkillFile } from '../read/read-skill-files.js';
-import { taskSlug } from '../read/task-slug.js';
 import { type ChartSpec, colorAt } from './chart-spec.js';
 import { metricCharts } from './metric-charts.js';
 
