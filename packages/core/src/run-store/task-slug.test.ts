@@ -7,5 +7,10 @@ describe('taskSlug', () => {
     expect(taskSlug('  gaia: 2 ')).toBe('gaia-2');
     expect(taskSlug('a.b_c-d')).toBe('a.b_c-d');
     expect(taskSlug('///')).toBe('task');
+    // Never a name that climbs out of its folder.
+    expect(taskSlug('../..')).toBe('task');
+    expect(taskSlug('..')).toBe('task');
+    expect(taskSlug('.hidden.')).toBe('hidden');
+    expect(taskSlug('a..b')).toBe('a..b');
   });
 });

@@ -1,5 +1,4 @@
 import type { Trajectory } from '@skillrl/core';
-import { taskSlug } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { episodeSummary } from './episode-summary.js';
 
@@ -48,15 +47,5 @@ describe('episodeSummary', () => {
       verdict: { score: 1, passed: true },
     });
     expect(passed.failingStep).toBeUndefined();
-  });
-});
-
-describe('taskSlug', () => {
-  it('makes task ids safe folder names', () => {
-    expect(taskSlug('household/train/1/0')).toBe('household-train-1-0');
-    expect(taskSlug('../..')).toBe('task');
-    expect(taskSlug('..')).toBe('task');
-    expect(taskSlug('a..b')).toBe('a..b');
-    expect(taskSlug('///')).toBe('task');
   });
 });
