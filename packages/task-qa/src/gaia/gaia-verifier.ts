@@ -1,5 +1,6 @@
 import type { Trajectory, Verifier } from '@skillrl/core';
-import { answerText, quote } from '../adapter/answer-text.js';
+import { answerOf } from '@skillrl/verifiers';
+import { quote } from '../adapter/quote.js';
 import { extractFinalAnswer } from './extract-final-answer.js';
 import { gaiaScoreDetails } from './gaia-score.js';
 
@@ -34,7 +35,7 @@ export function createGaiaVerifier(options: GaiaVerifierOptions = {}): Verifier 
         };
       }
       const truth = typeof task.answer === 'string' ? task.answer : JSON.stringify(task.answer);
-      const text = (options.extract ?? answerText)(trajectory);
+      const text = (options.extract ?? answerOf)(trajectory);
       const extracted = extractFinalAnswer(text);
       const answer = extracted ?? (options.requireTemplate ? null : text.trim());
       const result = gaiaScoreDetails(answer, truth);

@@ -1,5 +1,6 @@
 import type { Rng } from '@skillrl/core';
-import { answerText, quote } from '../adapter/answer-text.js';
+import { answerOf } from '@skillrl/verifiers';
+import { quote } from '../adapter/quote.js';
 import { answerPart, lastInteger } from './answer-parsing.js';
 import type { GeneratedFamily, GeneratedInstance, Profile } from './generated-family.js';
 
@@ -115,7 +116,7 @@ export const arithmeticFamily: GeneratedFamily = {
     name: 'arithmetic-exact',
     verify(task, trajectory) {
       const expected = Number(task.answer);
-      const part = answerPart(answerText(trajectory));
+      const part = answerPart(answerOf(trajectory));
       const given = lastInteger(part);
       const correct = given === expected;
       return {

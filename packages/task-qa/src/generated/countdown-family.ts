@@ -1,5 +1,5 @@
 import type { Rng, Task, Trajectory, Verdict, Verifier } from '@skillrl/core';
-import { answerText } from '../adapter/answer-text.js';
+import { answerOf } from '@skillrl/verifiers';
 import { checkExpressionAnswer } from './check-expression-answer.js';
 import type { GeneratedFamily, GeneratedInstance, Profile } from './generated-family.js';
 import { solveCountdown } from './solve-countdown.js';
@@ -10,7 +10,7 @@ function expressionVerifier(name: string): Verifier {
     verify(task: Task, trajectory: Trajectory): Verdict {
       const numbers = task.metadata?.numbers as number[];
       const target = task.metadata?.target as number;
-      const check = checkExpressionAnswer(answerText(trajectory), numbers, target);
+      const check = checkExpressionAnswer(answerOf(trajectory), numbers, target);
       return {
         score: check.correct ? 1 : 0,
         passed: check.correct,

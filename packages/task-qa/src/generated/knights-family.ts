@@ -1,5 +1,5 @@
 import type { Rng, Task, Trajectory, Verdict } from '@skillrl/core';
-import { answerText } from '../adapter/answer-text.js';
+import { answerOf } from '@skillrl/verifiers';
 import { answerPart } from './answer-parsing.js';
 import type { GeneratedFamily, GeneratedInstance, Profile } from './generated-family.js';
 
@@ -181,7 +181,7 @@ export function parseKnightsAnswer(text: string, names: readonly string[]): Map<
 function verify(task: Task, trajectory: Trajectory): Verdict {
   const names = task.metadata?.names as string[];
   const knights = task.metadata?.knights as boolean[];
-  const read = parseKnightsAnswer(answerText(trajectory), names);
+  const read = parseKnightsAnswer(answerOf(trajectory), names);
   const wrong: string[] = [];
   const missing: string[] = [];
   names.forEach((name, i) => {

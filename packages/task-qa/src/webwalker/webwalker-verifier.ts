@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Task, type Trajectory, type Verdict, type Verifier } from '@skillrl/core';
-import { type LlmJudgeOptions, llmJudge, tokenF1Score } from '@skillrl/verifiers';
-import { answerText, quote } from '../adapter/answer-text.js';
+import { answerOf, type LlmJudgeOptions, llmJudge, tokenF1Score } from '@skillrl/verifiers';
+import { quote } from '../adapter/quote.js';
 import { buildWebWalkerJudgePrompt, WEBWALKER_JUDGE_TEMPLATE } from './judge-prompt.js';
 import { parseWebWalkerGrade } from './parse-grade.js';
 
@@ -110,7 +110,7 @@ export function createWebWalkerVerifier(options: WebWalkerVerifierOptions = {}):
       `expected a number in [0, 1], got ${String(threshold)}`,
     );
   }
-  const extract = options.extract ?? answerText;
+  const extract = options.extract ?? answerOf;
   const judge = options.judge;
   const model = judge && typeof judge !== 'function' ? modelJudge(name, judge, extract) : undefined;
   return {
