@@ -2,10 +2,12 @@
 // numpy's vectorised GRPO on the same machine when python3 and numpy are there.
 // Usage: node bench/estimators.bench.mjs [N] [runs]   (defaults 10_000_000 and 5; seed 42)
 //
-// The JavaScript figures are taken twice, in child processes: with glibc's default malloc, and with
-// GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which backs large allocations with transparent huge pages. numpy
-// asks for huge pages on its own large arrays (madvise), so the second column is the like-for-like one; on
-// VMs where page faults are slow the first column is dominated by faulting in the fresh output arrays.
+// The JavaScript figures are taken three times, in child processes: with glibc's default malloc (a fresh
+// output array per call), the same with one output array reused across calls (`estimate(batch, { out })`,
+// what a training loop does), and fresh outputs with GLIBC_TUNABLES=glibc.malloc.hugetlb=1, which backs large
+// allocations with transparent huge pages. numpy asks for huge pages on its own large arrays (madvise), so
+// the last column is the like-for-like one for fresh outputs; on VMs where page faults are slow the first
+// column is dominated by faulting in the fresh 80 MB output. numpy's `out=` form is the reused-output twin.
 import { execFileSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,14 +49,17 @@ async function measureAll() {
     ],
   ];
   const rates = {};
+  const reuse = process.env.SKILLRL_BENCH_OUT === '1';
+  const out = reuse ? new Float64Array(N) : undefined;
   for (const [name, makeBatch, label] of cases) {
     const batch = makeBatch();
     const estimator = createEstimator(name);
-    estimator.estimate(batch); // warm-up: lets V8 optimise the loops before timing
+    const options = out ? { out } : undefined;
+    estimator.estimate(batch, options); // warm-up: lets V8 optimise the loops before timing
     let best = Number.POSITIVE_INFINITY;
     for (let r = 0; r < RUNS; r++) {
       const t0 = process.hrtime.bigint();
-      const { advantages } = estimator.estimate(batch);
+      const { advantages } = estimator.estimate(batch, options);
       const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
       if (advantages.length !== N) throw new Error(`${name}: wrong length`);
       best = Math.min(best, seconds);
@@ -92,25 +97,31 @@ if (process.env.SKILLRL_BENCH_CHILD) {
   const fmt = (rate) => (rate === undefined ? '' : `${(rate / 1e6).toFixed(1)} M`);
   // numpy runs before and after the JavaScript, so a change in machine load between them shows up.
   const numpyBefore = numpyFigures();
-  const plain = child({ GLIBC_TUNABLES: '' });
-  const huge = child({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' });
+  const plain = child({ GLIBC_TUNABLES: '', SKILLRL_BENCH_OUT: '' });
+  const reused = child({ GLIBC_TUNABLES: '', SKILLRL_BENCH_OUT: '1' });
+  const huge = child({ GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1', SKILLRL_BENCH_OUT: '' });
   const numpyAfter = numpyFigures();
-  const rows = Object.keys(plain).map((name) => [name, fmt(plain[name]), fmt(huge[name])]);
+  const rows = Object.keys(plain).map((name) => [name, fmt(plain[name]), fmt(reused[name]), fmt(huge[name])]);
   for (const [when, numpy] of [
     ['before', numpyBefore],
     ['after', numpyAfter],
   ]) {
     if (numpy.skipped) {
-      rows.push([`numpy grpo (${when})`, `skipped: ${numpy.skipped}`, '']);
+      rows.push([`numpy grpo (${when})`, `skipped: ${numpy.skipped}`, '', '']);
       continue;
     }
-    rows.push([`numpy ${numpy.numpy} grpo, reshape (${when})`, '', fmt(numpy.reshape)]);
-    rows.push([`numpy ${numpy.numpy} grpo, bincount (${when})`, '', fmt(numpy.bincount)]);
+    rows.push([
+      `numpy ${numpy.numpy} grpo, reshape (${when})`,
+      '',
+      fmt(numpy.reshape_out),
+      fmt(numpy.reshape),
+    ]);
+    rows.push([`numpy ${numpy.numpy} grpo, bincount (${when})`, '', '', fmt(numpy.bincount)]);
   }
   console.log(
     `\n${N.toLocaleString('en')} samples, groups of ${GROUP}, best of ${RUNS}, seed ${SEED}, node ${process.version}\n`,
   );
-  const head = ['estimator', 'samples/s, default malloc', 'samples/s, huge pages'];
+  const head = ['estimator', 'samples/s, fresh output', 'reused output (out)', 'fresh output, huge pages'];
   const widths = head.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c].length)));
   const line = (cells) =>
     `| ${cells.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join(' | ')} |`;

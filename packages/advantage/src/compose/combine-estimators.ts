@@ -1,5 +1,6 @@
-import type { AdvantageBatch, AdvantageEstimator } from '@skillrl/core';
+import type { AdvantageBatch, AdvantageEstimator, EstimateOptions } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { createEstimator } from '../registry/estimator-registry.js';
 
@@ -38,9 +39,10 @@ export function combineEstimators(parts: readonly WeightedEstimator[]): Advantag
   const name = resolved.map(({ estimator, weight }) => `${weight}*${estimator.name}`).join('+');
   return {
     name,
-    estimate(batch: AdvantageBatch) {
+    estimate(batch: AdvantageBatch, options?: EstimateOptions) {
       const { checked, bookkeeping } = prepareGroups(name, batch);
-      const advantages = new Float64Array(checked.size);
+      // The parts write fresh arrays: `out` is the running sum, so it cannot be lent to them.
+      const advantages = outputArray(name, checked.size, options);
       const metrics: Record<string, number> = { ...bookkeeping };
       resolved.forEach(({ estimator, weight }, k) => {
         const part = estimator.estimate(batch);

@@ -1,5 +1,6 @@
 import type { AdvantageEstimator } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { numericField, requireField } from '../batch/read-batch.js';
 import { isSuccess, type OutcomeRule } from '../group/group-bookkeeping.js';
 import { computeGroupMoments, type StdKind } from '../group/group-moments.js';
@@ -33,7 +34,7 @@ export function createD2SkillMixed(options?: D2SkillMixedOptions): AdvantageEsti
   const epsilon = reader.number('epsilon', 1e-6, { min: 0 });
   return {
     name: 'd2skill-mixed',
-    estimate(batch) {
+    estimate(batch, options) {
       const { checked, index, bookkeeping } = prepareGroups('d2skill-mixed', batch);
       const conditions = numericField(
         requireField(
@@ -87,7 +88,7 @@ export function createD2SkillMixed(options?: D2SkillMixedOptions): AdvantageEsti
         shaped[i] = x + bonus;
       }
       const shapedMoments = computeGroupMoments(shaped, index);
-      const advantages = new Float64Array(size);
+      const advantages = outputArray('d2skill-mixed', size, options, true);
       groupNormalize(
         shaped,
         index,

@@ -19,6 +19,6 @@ export function createDrGrpo(options?: DrGrpoOptions): AdvantageEstimator {
   };
   return {
     name: 'dr-grpo',
-    estimate: (batch) => estimateGroupNormalized('dr-grpo', batch, convention),
+    estimate: (batch, options) => estimateGroupNormalized('dr-grpo', batch, convention, options),
   };
 }

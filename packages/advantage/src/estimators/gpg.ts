@@ -1,4 +1,5 @@
 import type { AdvantageEstimator } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
 
@@ -20,7 +21,7 @@ export function createGpg(options?: GpgOptions): AdvantageEstimator {
   const singleton = reader.choice('singleton', ['raw', 'zero'] as const, 'raw');
   return {
     name: 'gpg',
-    estimate(batch) {
+    estimate(batch, options) {
       const { checked, index, moments, bookkeeping } = prepareGroups('gpg', batch);
       const { groupCount, groupOf, size } = index;
       const scores = checked.scores;
@@ -39,7 +40,7 @@ export function createGpg(options?: GpgOptions): AdvantageEstimator {
         centre[g] = raw ? 0 : (moments.mean[g] as number);
       }
       const scale = alpha / fNorm;
-      const advantages = new Float64Array(size);
+      const advantages = outputArray('gpg', size, options);
       for (let i = 0; i < size; i++) {
         const x = scores[i] as number;
         if (x - x === 0) advantages[i] = scale * (x - (centre[groupOf[i] as number] as number));

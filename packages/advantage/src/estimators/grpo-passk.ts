@@ -1,4 +1,5 @@
 import type { AdvantageEstimator } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import type { StdKind } from '../group/group-moments.js';
 import { stdFrom } from '../group/group-moments.js';
 import { prepareGroups } from '../group/prepare-groups.js';
@@ -25,7 +26,7 @@ export function createGrpoPassk(options?: GrpoPasskOptions): AdvantageEstimator 
   const epsilon = reader.number('epsilon', 1e-6, { min: 0 });
   return {
     name: 'grpo-passk',
-    estimate(batch) {
+    estimate(batch, options) {
       const { checked, index, moments, bookkeeping } = prepareGroups('grpo-passk', batch);
       const { groupCount, groupOf, size } = index;
       const scores = checked.scores;
@@ -44,7 +45,7 @@ export function createGrpoPassk(options?: GrpoPasskOptions): AdvantageEstimator 
           second[g] = x;
         }
       }
-      const advantages = new Float64Array(size);
+      const advantages = outputArray('grpo-passk', size, options);
       for (let g = 0; g < groupCount; g++) {
         const c = moments.count[g] as number;
         if (c < 2) continue;

@@ -1,4 +1,5 @@
-import type { AdvantageBatch, AdvantageEstimator, AdvantageResult } from '@skillrl/core';
+import type { AdvantageBatch, AdvantageEstimator, AdvantageResult, EstimateOptions } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import type { StdKind } from '../group/group-moments.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
@@ -49,9 +50,10 @@ export function estimateGroupNormalized(
   name: string,
   batch: AdvantageBatch,
   convention: NormalizeConvention,
+  options?: EstimateOptions,
 ): AdvantageResult {
   const { checked, index, moments, bookkeeping } = prepareGroups(name, batch);
-  const advantages = new Float64Array(checked.size);
+  const advantages = outputArray(name, checked.size, options, true);
   groupNormalize(checked.scores, index, moments, convention, advantages);
   return { advantages, metrics: { ...bookkeeping } };
 }
@@ -63,6 +65,6 @@ export function createGrpo(options?: GrpoOptions): AdvantageEstimator {
   const convention = readConvention(reader, GRPO_PRESETS[preset]);
   return {
     name: 'grpo',
-    estimate: (batch) => estimateGroupNormalized('grpo', batch, convention),
+    estimate: (batch, options) => estimateGroupNormalized('grpo', batch, convention, options),
   };
 }

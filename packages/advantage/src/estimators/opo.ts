@@ -1,5 +1,6 @@
 import type { AdvantageEstimator } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { numericField, requireField } from '../batch/read-batch.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
@@ -19,7 +20,7 @@ export function createOpo(options?: OpoOptions): AdvantageEstimator {
   const singleton = reader.choice('singleton', ['raw', 'zero'] as const, 'raw');
   return {
     name: 'opo',
-    estimate(batch) {
+    estimate(batch, options) {
       const { checked, index, moments, bookkeeping } = prepareGroups('opo', batch);
       const lengths = numericField(
         requireField(checked, 'lengths', 'opo', 'give the response length (tokens) of each sample'),
@@ -50,7 +51,7 @@ export function createOpo(options?: OpoOptions): AdvantageEstimator {
           baseline[g] = (weighted[g] as number) / (totalLength[g] as number);
         else baseline[g] = moments.mean[g] as number;
       }
-      const advantages = new Float64Array(size);
+      const advantages = outputArray('opo', size, options);
       for (let i = 0; i < size; i++) {
         const x = scores[i] as number;
         if (x - x === 0) advantages[i] = x - (baseline[groupOf[i] as number] as number);

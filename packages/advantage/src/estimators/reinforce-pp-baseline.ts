@@ -1,4 +1,5 @@
 import type { AdvantageEstimator } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
 import { whitenInPlace } from './batch-whiten.js';
@@ -21,11 +22,11 @@ export function createReinforcePpBaseline(options?: ReinforcePpBaselineOptions):
   const singleton = reader.choice('singleton', ['raw', 'zero'] as const, 'raw');
   return {
     name: 'reinforce-pp-baseline',
-    estimate(batch) {
+    estimate(batch, options) {
       const { checked, index, moments, bookkeeping } = prepareGroups('reinforce-pp-baseline', batch);
       const { groupOf, size } = index;
       const scores = checked.scores;
-      const advantages = new Float64Array(size);
+      const advantages = outputArray('reinforce-pp-baseline', size, options, true);
       for (let i = 0; i < size; i++) {
         const x = scores[i] as number;
         if (x - x !== 0) {

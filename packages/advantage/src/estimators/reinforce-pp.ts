@@ -1,5 +1,6 @@
 import type { AdvantageEstimator } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
 import { whitenInPlace } from './batch-whiten.js';
@@ -23,11 +24,11 @@ export function createReinforcePp(options?: ReinforcePpOptions): AdvantageEstima
   const epsilon = reader.number('epsilon', 1e-8, { min: 0 });
   return {
     name: 'reinforce-pp',
-    estimate(batch) {
+    estimate(batch, options) {
       const { checked, bookkeeping } = prepareGroups('reinforce-pp', batch);
       const { scores, size } = checked;
       const steps = batch.stepRewards;
-      const returns = new Float64Array(size);
+      const returns = outputArray('reinforce-pp', size, options, true);
       let nonfiniteReturns = 0;
       for (let i = 0; i < size; i++) {
         const x = scores[i] as number;

@@ -1,4 +1,5 @@
 import type { AdvantageEstimator } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { numericField, requireField } from '../batch/read-batch.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
@@ -12,13 +13,13 @@ export function createRemax(options?: Record<string, never>): AdvantageEstimator
   new OptionReader('remax', options, []);
   return {
     name: 'remax',
-    estimate(batch) {
+    estimate(batch, options) {
       const { checked, bookkeeping } = prepareGroups('remax', batch);
       const baselines = numericField(
         requireField(checked, 'baselines', 'remax', "give each sample its greedy rollout's reward"),
       );
       const { scores, size } = checked;
-      const advantages = new Float64Array(size);
+      const advantages = outputArray('remax', size, options);
       let nonfiniteBaselines = 0;
       for (let i = 0; i < size; i++) {
         const x = scores[i] as number;

@@ -1,4 +1,5 @@
 import type { AdvantageEstimator } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
 
@@ -16,7 +17,7 @@ export function createRloo(options?: RlooOptions): AdvantageEstimator {
   const singleton = reader.choice('singleton', ['raw', 'zero'] as const, 'raw');
   return {
     name: 'rloo',
-    estimate(batch) {
+    estimate(batch, options) {
       const { checked, index, moments, bookkeeping } = prepareGroups('rloo', batch);
       const { groupCount, size } = index;
       const centre = new Float64Array(groupCount);
@@ -32,7 +33,7 @@ export function createRloo(options?: RlooOptions): AdvantageEstimator {
         }
       }
       const scores = checked.scores;
-      const advantages = new Float64Array(size);
+      const advantages = outputArray('rloo', size, options, true);
       const runStart = index.runStart;
       if (runStart) {
         for (let g = 0; g < groupCount; g++) {
@@ -41,7 +42,7 @@ export function createRloo(options?: RlooOptions): AdvantageEstimator {
           const end = runStart[g + 1] as number;
           for (let i = runStart[g] as number; i < end; i++) {
             const x = scores[i] as number;
-            if (x - x === 0) advantages[i] = f * (x - c);
+            advantages[i] = x - x === 0 ? f * (x - c) : 0;
           }
         }
         return { advantages, metrics: { ...bookkeeping } };
@@ -49,7 +50,10 @@ export function createRloo(options?: RlooOptions): AdvantageEstimator {
       const groupOf = index.groupOf;
       for (let i = 0; i < size; i++) {
         const x = scores[i] as number;
-        if (x - x !== 0) continue;
+        if (x - x !== 0) {
+          advantages[i] = 0;
+          continue;
+        }
         const g = groupOf[i] as number;
         advantages[i] = (factor[g] as number) * (x - (centre[g] as number));
       }

@@ -1,5 +1,6 @@
 import type { AdvantageEstimator } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { readBatch, requireField } from '../batch/read-batch.js';
 import { groupBookkeeping } from '../group/group-bookkeeping.js';
 import { buildGroupIndex, buildPairIndex } from '../group/group-index.js';
@@ -50,7 +51,7 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
   const previousMeans = reader.numberMap('previousMeans');
   return {
     name: 'skill-r1',
-    estimate(batch) {
+    estimate(batch, options) {
       const checked = readBatch(batch, 'skill-r1');
       const generationsField = requireField(
         checked,
@@ -123,7 +124,7 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
         }
       }
 
-      const advantages = new Float64Array(size);
+      const advantages = outputArray('skill-r1', size, options);
       const groupOf = cells.groupOf;
       for (let i = 0; i < size; i++) {
         const x = scores[i] as number;

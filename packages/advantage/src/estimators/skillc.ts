@@ -1,5 +1,6 @@
 import type { AdvantageEstimator } from '@skillrl/core';
 import { InvalidArgumentError, MissingFieldError } from '@skillrl/core';
+import { outputArray } from '../batch/output-array.js';
 import { requireField } from '../batch/read-batch.js';
 import { isSuccess, type OutcomeRule } from '../group/group-bookkeeping.js';
 import { buildGroupIndex, type GroupIndex } from '../group/group-index.js';
@@ -62,7 +63,7 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
   const epsilon = reader.number('epsilon', 1e-6, { min: 0 });
   return {
     name: 'skillc',
-    estimate(batch) {
+    estimate(batch, options) {
       const { checked, index, moments, bookkeeping } = prepareGroups('skillc', batch, successThreshold);
       const conditions = requireField(
         checked,
@@ -133,7 +134,7 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
 
       const rule: OutcomeRule =
         successThreshold === undefined ? { successes: batch.successes } : { threshold: successThreshold };
-      const advantages = new Float64Array(size);
+      const advantages = outputArray('skillc', size, options);
       let correctionSum = 0;
       let corrected = 0;
       for (let i = 0; i < size; i++) {

@@ -144,6 +144,32 @@ export function estimatorConformanceChecks(
         }
       },
     },
+    {
+      name: 'gives the same advantages when handed a used `out` array to write into',
+      run() {
+        for (let k = 0; k < cases; k++) {
+          const batch = build(baseCase(k), k);
+          const expected = estimate(create(), batch, `batch ${k}`).advantages;
+          // Left over from an earlier step: an estimator that skips entries must still clear them.
+          const out = new Float64Array(batch.scores.length).fill(12345.5);
+          let result: AdvantageResult;
+          try {
+            result = create().estimate(batch, { out });
+          } catch (error) {
+            fail(
+              `batch ${k}: estimate(batch, { out }) threw ${error instanceof Error ? error.message : error}`,
+            );
+          }
+          // Implementations may ignore `out`; callers read `advantages` either way.
+          const got = result.advantages;
+          for (let i = 0; i < expected.length; i++) {
+            if (!Object.is(got[i], expected[i])) {
+              fail(`batch ${k}: with out, advantage ${i} is ${got[i]}, without ${expected[i]}`);
+            }
+          }
+        }
+      },
+    },
   ];
 
   if (options.groupLocal !== false) {

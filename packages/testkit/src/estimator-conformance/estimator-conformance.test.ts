@@ -1,4 +1,4 @@
-import type { AdvantageBatch, AdvantageEstimator } from '@skillrl/core';
+import type { AdvantageBatch, AdvantageEstimator, EstimateOptions } from '@skillrl/core';
 import { InvalidArgumentError, MissingFieldError } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { describeEstimatorConformance } from './describe-estimator-conformance.js';
@@ -15,7 +15,7 @@ function createCentred(options: { breakWith?: string } = {}): AdvantageEstimator
   const mode = options.breakWith;
   return {
     name: 'centred',
-    estimate(batch: AdvantageBatch) {
+    estimate(batch: AdvantageBatch, estimateOptions?: EstimateOptions) {
       if (!batch.lengths && mode !== 'no-missing-field') throw new MissingFieldError('centred', 'lengths');
       const n = batch.scores.length;
       if (batch.groupIds.length !== n) {
@@ -36,7 +36,9 @@ function createCentred(options: { breakWith?: string } = {}): AdvantageEstimator
         sums.set(g, entry);
         batchSum += x;
       }
-      const advantages = new Float64Array(n);
+      // 'dirty-out' writes into a caller's array but only where the advantage is non-zero, never clearing it.
+      const dirty = mode === 'dirty-out' && estimateOptions?.out;
+      const advantages = dirty || new Float64Array(n);
       let allPass = 0;
       for (const entry of sums.values()) if (entry.sum === entry.count) allPass++;
       for (let i = 0; i < n; i++) {
@@ -47,7 +49,8 @@ function createCentred(options: { breakWith?: string } = {}): AdvantageEstimator
         }
         const { sum, count } = sums.get(batch.groupIds[i] as string | number)!;
         const len = batch.lengths ? (batch.lengths[i] as number) : 1;
-        advantages[i] = len * (x - sum / count);
+        const a = len * (x - sum / count);
+        if (!dirty || a !== 0) advantages[i] = a;
         if (mode === 'batch-coupled') advantages[i]! += batchSum / 1000;
         if (mode === 'counter') advantages[i]! += calls;
       }
@@ -119,6 +122,12 @@ describe('estimatorConformanceChecks catches broken estimators', () => {
     expect(failing('nan-in-baseline')).toContain(
       'gives non-finite scores advantage 0 and leaves them out of every baseline',
     );
+  });
+
+  it('flags an estimator that leaves stale entries in a reused `out` array', () => {
+    expect(failing('dirty-out')).toEqual([
+      'gives the same advantages when handed a used `out` array to write into',
+    ]);
   });
 
   it('flags a required field whose absence is not reported', () => {
