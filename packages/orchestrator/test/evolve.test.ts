@@ -93,6 +93,32 @@ describe('evolve offline', () => {
     }
     // No s0 generation for the baseline: 2 tasks × 3 candidates × 2 episodes.
     expect(result.metrics.rollouts).toBe(12);
+    // Nothing ran in generation 0, so it has no mean (not a made-up 0).
+    expect(result.metrics.generation_0_mean).toBeUndefined();
+    expect(result.metrics.generation_1_mean).toBeTypeOf('number');
+  });
+
+  it('finalEpisodes re-runs each task under its final carried skill: an unbiased final_eval_reward', async () => {
+    const dir = tempDir('evolve-final');
+    const config = evolveConfig({ name: 'final' }, { finalEpisodes: 3 });
+    const configPath = writeConfig(dir, config);
+    const result = await evolve(config as never, { configPath });
+    const rollouts = readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'));
+    const final = rollouts.filter((r) => r.id.startsWith('final/'));
+    // 2 tasks × 3 fresh episodes, after the 28 of the loop.
+    expect(final).toHaveLength(6);
+    expect(rollouts).toHaveLength(34);
+    const meanReward = final.reduce((a, r) => a + r.reward, 0) / final.length;
+    expect(result.metrics.final_eval_reward).toBeCloseTo(meanReward, 12);
+    expect(result.metrics.final_eval_episodes).toBe(6);
+    // Each task ran under the skill written to skills/final/ for it.
+    for (const taskId of new Set(final.map((r) => r.taskId))) {
+      const slugDirs = readdirSync(join(result.dir, 'skills', 'final'));
+      const names = slugDirs.flatMap((t) => readdirSync(join(result.dir, 'skills', 'final', t)));
+      const used = final.filter((r) => r.taskId === taskId).map((r) => r.skill?.name);
+      expect(new Set(used).size).toBe(1);
+      expect(names).toContain(used[0]);
+    }
   });
 
   it('an aborted run resumes in-process: progress ends at the total and finished rollouts are reused', async () => {

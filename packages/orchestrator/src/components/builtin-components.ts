@@ -1,3 +1,4 @@
+import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
 import type {
   AdvantageEstimator,
   Agent,
@@ -47,12 +48,30 @@ export function withApiKey(options: JsonObject, path: string): Record<string, un
   return { ...rest, apiKey: key };
 }
 
+/**
+ * A built-in adapter's data `path` (one file, or split → file) read relative to the config file, like
+ * packages are, so a config runs the same from any working directory.
+ */
+function withDataPaths(options: JsonObject, configPath: string): JsonObject {
+  const path = options.path;
+  const base = dirname(configPath);
+  const fix = (p: unknown) => (typeof p === 'string' && !isAbsolute(p) ? resolvePath(base, p) : p);
+  if (typeof path === 'string') return { ...options, path: fix(path) as string };
+  if (path !== null && typeof path === 'object' && !Array.isArray(path)) {
+    return {
+      ...options,
+      path: Object.fromEntries(Object.entries(path).map(([k, v]) => [k, fix(v)])) as JsonObject,
+    };
+  }
+  return options;
+}
+
 const adapterFrom =
   (factory: string) =>
-  (mod: ModuleNamespace, options: JsonObject): TaskAdapter =>
+  (mod: ModuleNamespace, options: JsonObject, ctx: ComponentContext): TaskAdapter =>
     Object.keys(options).length === 0
       ? (mod.default as TaskAdapter)
-      : (exported(mod, factory, 'adapter package')(options) as TaskAdapter);
+      : (exported(mod, factory, 'adapter package')(withDataPaths(options, ctx.configPath)) as TaskAdapter);
 
 const adapters: Record<string, BuiltinEntry<TaskAdapter>> = {
   household: {
@@ -67,8 +86,23 @@ const adapters: Record<string, BuiltinEntry<TaskAdapter>> = {
   },
   qa: {
     package: '@skillrl/task-qa',
-    describe: 'question answering (generated sets, GAIA/WebWalker/JSONL files)',
+    describe: 'question answering over generated sets',
     create: adapterFrom('createQaAdapter'),
+  },
+  gaia: {
+    package: '@skillrl/task-qa',
+    describe: "GAIA from its metadata.jsonl (options: path), graded by GAIA's scorer",
+    create: adapterFrom('createGaiaAdapter'),
+  },
+  webwalker: {
+    package: '@skillrl/task-qa',
+    describe: 'WebWalkerQA from its JSONL rows (options: path, judge)',
+    create: adapterFrom('createWebWalkerAdapter'),
+  },
+  'qa-jsonl': {
+    package: '@skillrl/task-qa',
+    describe: 'questions and answers from any JSONL file (options: path, fields)',
+    create: adapterFrom('createJsonlAdapter'),
   },
 };
 

@@ -56,6 +56,7 @@ export const configSchema = {
         episodes: positiveInt,
         lambda: { type: 'number', minimum: 0 },
         carry: { enum: ['best', 'sample'] },
+        finalEpisodes: { type: 'integer', minimum: 0 },
         initialSkill: { enum: ['adapter', 'none'] },
         generator: componentSpec,
       },

@@ -38,6 +38,12 @@ export interface EvolveSection {
   lambda?: number;
   /** The skill carried into the next generation: the best candidate (default) or one sampled by reward. */
   carry?: 'best' | 'sample';
+  /**
+   * Fresh episodes per task under the final carried skill (none for `no-skill`) after the last generation,
+   * reported as `final_eval_reward` (default 0: none). The best of K candidates' M-episode means is biased
+   * upward by the selection; these episodes are not.
+   */
+  finalEpisodes?: number;
   /** Starting skill s0: the adapter's skill for the task's family (default), or none. */
   initialSkill?: 'adapter' | 'none';
   generator?: ComponentSpec;

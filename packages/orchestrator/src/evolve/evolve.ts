@@ -83,6 +83,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   const M = section.episodes ?? 2;
   const lambda = variant === 'vanilla-grpo' ? 0 : (section.lambda ?? 1);
   const mode = section.mode ?? 'inference';
+  const finalEpisodes = section.finalEpisodes ?? 0;
   const useS0 = variant === 'skill-r1' && (section.initialSkill ?? 'adapter') === 'adapter';
 
   // Everything a config names is resolved before the first rollout, so a bad name fails fast.
@@ -135,7 +136,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       if (skill) s0.set(task.id, skill);
     }
     const g0Episodes = variant === 'no-skill' ? tasks.length * M : s0.size * M;
-    session.setTotal(g0Episodes + generations * tasks.length * K * M);
+    session.setTotal(g0Episodes + generations * tasks.length * K * M + tasks.length * finalEpisodes);
 
     let state: EvolveState = {
       tasks: Object.fromEntries(tasks.map((t) => [t.id, { history: [] }])),
@@ -214,7 +215,8 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
             bestSkill: skill?.name ?? '',
           });
         }
-        state.generationMeans[0] = mean(runs.map((r) => r.reward));
+        // Without s0 (vanilla-grpo, initialSkill: none) nothing ran: no mean, rather than a made-up 0.
+        if (runs.length > 0) state.generationMeans[0] = mean(runs.map((r) => r.reward));
       } else {
         await runGeneration(g);
       }
@@ -378,6 +380,23 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     }
 
     const metrics: Record<string, number> = {};
+    if (finalEpisodes > 0) {
+      // Not checkpointed: after a crash the last checkpoint re-plans these same episodes and reuses the
+      // ones already on disk, by id.
+      session.setPhase('final evaluation');
+      const plan = planRollouts({
+        tasks,
+        skills: (task) => (state.tasks[task.id] as TaskState).current,
+        groupSize: finalEpisodes,
+        seed: root.seedFor('final'),
+      });
+      const runs = await session.runEpisodes(plan, 'final', { ...runCtx, generation: generations + 1 });
+      metrics.final_eval_reward = mean(runs.map((r) => r.reward));
+      metrics.final_eval_success = runs.length
+        ? runs.filter((r) => r.verdict.passed).length / runs.length
+        : 0;
+      metrics.final_eval_episodes = runs.length;
+    }
     let finalSum = 0;
     for (const task of tasks) {
       const ts = state.tasks[task.id] as TaskState;

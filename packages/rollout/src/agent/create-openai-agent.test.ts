@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -205,6 +206,22 @@ describe('createOpenAIAgent: resilience', () => {
     expect(await pending).toMatchObject({ message: expect.stringMatching(/abort|user stop/i) });
     await expect.poll(() => server.inFlight()).toBe(0);
     expect(agent.stats().endpoints[0]?.inFlight).toBe(0);
+  });
+
+  it('leaves no abort listener on a long-lived signal however many calls and retries used it', async () => {
+    const server = await serve({
+      faults: { plan: ({ index }) => (index % 2 === 0 ? 'server-error' : undefined) },
+    });
+    const agent = createOpenAIAgent({
+      model: 'm',
+      baseURL: server.baseURL,
+      retry: { maxRetries: 3, baseDelayMs: 1 },
+    });
+    const controller = new AbortController();
+    // 15 calls, each failing once and retried: 30 requests, all under one signal (an editor's, a run's).
+    for (let i = 0; i < 15; i++) await agent.act(context({ signal: controller.signal, seed: i }));
+    expect(server.stats().received).toBe(30);
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
   it('balances several endpoints by least in-flight requests and caps concurrency', async () => {

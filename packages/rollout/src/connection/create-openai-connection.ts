@@ -158,9 +158,20 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
           current = endpoint.baseURL;
           totals.requests++;
           if (attempt > 0) totals.retries++;
+          // The openai client never removes the abort listener it adds to the signal it is given, so a
+          // long-lived signal (an episode's, an editor's) would collect one per request: it gets a
+          // per-request signal that follows the caller's and is dropped with the request.
+          const request = signal ? new AbortController() : undefined;
+          const follow = () => request?.abort(signal?.reason);
+          if (signal?.aborted) follow();
+          else signal?.addEventListener('abort', follow, { once: true });
           try {
-            return await endpoint.client.chat.completions.create(body, signal ? { signal } : {});
+            return await endpoint.client.chat.completions.create(
+              body,
+              request ? { signal: request.signal } : {},
+            );
           } finally {
+            signal?.removeEventListener('abort', follow);
             pool.release(endpoint);
           }
         }),
