@@ -49,6 +49,31 @@ describe('internalize offline', () => {
     expect(summary.curriculum.step).toBe(4);
   });
 
+  it('test: held-out tasks run once after training, with and without skills, unseen by the curriculum', async () => {
+    const { result, rollouts, events } = await runVariant('heldout', {
+      test: { split: 'valid_unseen', limit: 6 },
+      testEpisodes: 2,
+    });
+    const test = rollouts.filter((r) => r.id.startsWith('test/'));
+    // 6 tasks × 2 episodes × 2 conditions, after every training and validation rollout.
+    expect(test).toHaveLength(24);
+    expect(test.filter((r) => r.condition === 1)).toHaveLength(12);
+    expect(rollouts.slice(-24).every((r) => r.id.startsWith('test/'))).toBe(true);
+    const validationTasks = new Set(rollouts.filter((r) => r.id.startsWith('v')).map((r) => r.taskId));
+    expect(test.some((r) => validationTasks.has(r.taskId))).toBe(false);
+    // The curriculum saw only the two validations.
+    expect(events.filter((e) => e.type === 'validation').map((e) => e.step)).toEqual([2, 4]);
+    const families = new Set(test.map((r) => r.family));
+    let without = 0;
+    for (const family of families) {
+      const mine = test.filter((r) => r.family === family && r.condition === 0);
+      const rate = mine.filter((r) => r.verdict.passed).length / mine.length;
+      expect(result.metrics[`test_without_${family}`]).toBeCloseTo(rate, 12);
+      without += rate;
+    }
+    expect(result.metrics.test_success_without).toBeCloseTo(without / families.size, 12);
+  });
+
   it('grpo baseline: no skill anywhere in training', async () => {
     const { rollouts } = await runVariant('grpo', { variant: 'grpo' });
     expect(rollouts.filter((r) => r.id.startsWith('s')).every((r) => r.condition === 0)).toBe(true);

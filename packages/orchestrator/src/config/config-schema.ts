@@ -73,6 +73,8 @@ export const configSchema = {
         validateEvery: positiveInt,
         validationEpisodes: positiveInt,
         validation: taskSelection,
+        test: taskSelection,
+        testEpisodes: positiveInt,
         curriculum: { type: 'object' },
         trainer: componentSpec,
       },

@@ -65,6 +65,13 @@ export interface InternalizeSection {
   /** Episodes per validation task and condition (default 1). */
   validationEpisodes?: number;
   validation?: TaskSelection;
+  /**
+   * Held-out tasks evaluated once after training, with and without each family's skill, and never shown to
+   * the curriculum (e.g. `{ split: valid_unseen }`): `test_success_without` and per-family rates. Default none.
+   */
+  test?: TaskSelection;
+  /** Episodes per test task and condition (default 1). */
+  testEpisodes?: number;
   /** Options passed to the curriculum (SKILLC, SKILL0 or static) after the variant's own. */
   curriculum?: JsonObject;
   trainer?: ComponentSpec;

@@ -79,6 +79,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     section.validation ?? { split: config.tasks.split, limit: 8, seed: config.seed + 1 },
     config.seed + 1,
   );
+  const testEpisodes = section.testEpisodes ?? 1;
+  const testTasks = section.test ? await loadTasks(adapter, section.test, config.seed + 2) : [];
   const skills =
     variant === 'grpo' ? {} : familySkills(families, adapter.skills ? await adapter.skills() : []);
 
@@ -146,7 +148,11 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     });
     const validationDue = (t: number) => t % d === 0 || t === steps;
     const validations = Array.from({ length: steps }, (_, i) => i + 1).filter(validationDue).length;
-    session.setTotal(steps * perStep * groupSize + validations * validationTasks.length * 2 * valEpisodes);
+    session.setTotal(
+      steps * perStep * groupSize +
+        validations * validationTasks.length * 2 * valEpisodes +
+        testTasks.length * 2 * testEpisodes,
+    );
     if (start === 0) {
       for (const skill of uniqueSkills(skills))
         session.store.writeFile(`skills/0/${skill.name}/SKILL.md`, formatSkill(skill));
@@ -238,8 +244,33 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       });
     }
 
+    let test: ValidationResult | undefined;
+    if (testTasks.length > 0) {
+      // Not checkpointed: a resume re-plans the same episodes and reuses those already on disk, by id.
+      session.setPhase('test');
+      ({ validation: test } = await pairedValidation(
+        session,
+        steps,
+        testTasks,
+        skills,
+        testEpisodes,
+        root.seedFor('test'),
+        runCtx,
+        'test',
+      ));
+    }
     const last = state.validations[state.validations.length - 1];
     const metrics: Record<string, number> = { steps, rollouts: session.store.count('rollouts') };
+    if (test) {
+      const rates = Object.entries(test.families);
+      for (const [family, v] of rates) {
+        metrics[`test_without_${family}`] = v.withoutSkill;
+        metrics[`test_with_${family}`] = v.withSkill;
+      }
+      const n = rates.length || 1;
+      metrics.test_success_without = rates.reduce((a, [, v]) => a + v.withoutSkill, 0) / n;
+      metrics.test_success_with = rates.reduce((a, [, v]) => a + v.withSkill, 0) / n;
+    }
     if (last) {
       let w = 0;
       let o = 0;
@@ -267,6 +298,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       ablation,
       metrics,
       curriculum: finalState,
+      ...(test ? { test: test as unknown as JsonObject } : {}),
     });
     return session.complete('internalize', metrics);
   } catch (error) {

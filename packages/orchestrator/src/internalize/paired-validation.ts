@@ -15,6 +15,7 @@ export async function pairedValidation(
   episodes: number,
   seed: number,
   ctx: Omit<EpisodeRunContext, 'signal'>,
+  unit = `v${step}`,
 ): Promise<{ validation: ValidationResult; runs: Trajectory[] }> {
   const plan = planRollouts({
     tasks,
@@ -23,7 +24,7 @@ export async function pairedValidation(
     pairing: { rho: 0.5 },
     seed,
   });
-  const runs = await session.runEpisodes(plan, `v${step}`, ctx);
+  const runs = await session.runEpisodes(plan, unit, ctx);
   return { validation: summariseValidation(step, runs), runs };
 }
 
