@@ -161,7 +161,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     res.on('close', () => {
       inFlight--;
       controllers.delete(controller);
-      if (!res.writableFinished && fault !== 'drop') aborted++;
+      if (res.writableFinished) return;
+      if (fault !== 'drop') aborted++;
+      // Only an unfinished request has anything to stop (a latency sleep, a hang); aborting a finished one
+      // would build an AbortError per request for nothing.
       controller.abort();
     });
     const text = await readBody(req);
