@@ -1,4 +1,4 @@
-import type { GenerationRecord, SkillGenerationContext, SkillGenerator, Task } from '@skillrl/core';
+import type { GenerationRecord, Skill, SkillGenerationContext, SkillGenerator, Task } from '@skillrl/core';
 import { InvalidArgumentError, parseSkill } from '@skillrl/core';
 import household from '@skillrl/task-household';
 import { initBackend } from '@skillrl/tensor-ops';
@@ -6,12 +6,16 @@ import * as tf from '@tensorflow/tfjs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStepEditor, END_OF_SKILL, type StepCandidate, type StepEditor } from './create-step-editor.js';
-import { renderStepSkill } from './step-skill.js';
+import { applyOp, startEdit } from './edit-ops.js';
+import { buildStepIndex, normalizeStep } from './step-index.js';
+import { readNumberedSteps, renderStepSkill } from './step-skill.js';
 
 const vocabulary = household.stepVocabulary?.() ?? {};
 const HEAT = 'pick_heat_then_place_in_recep';
 // Task index i has family families[i % 6]: index 3 is a heat task.
 const heatTask = (household.load({ split: 'train', limit: 4, seed: 7 }) as Task[])[3] as Task;
+// The adapter's hand-written heat skill (s0): four numbered lines, none of them a vocabulary phrase.
+const s0Heat = household.skills().find((s) => s.name === 'household-heat') as Skill;
 
 function context(overrides: Partial<SkillGenerationContext> = {}): SkillGenerationContext {
   return { task: heatTask, generation: 1, history: [], seed: 11, ...overrides };
@@ -39,7 +43,7 @@ describe('createStepEditor', () => {
     expect(heatTask.family).toBe(HEAT);
   });
 
-  it('proposes valid SKILL.md candidates from the family vocabulary, with per-step log-probs', async () => {
+  it('writes from scratch without a current skill: inserts of family phrases, per-operation log-probs', async () => {
     const editor = make({ maxSteps: 10 });
     const candidates = await editor.propose(context(), 12);
     expect(candidates).toHaveLength(12);
@@ -50,76 +54,127 @@ describe('createStepEditor', () => {
       expect(c.skill).toEqual(renderStepSkill(HEAT, info.steps));
       expect(c.skill.families).toEqual([HEAT]);
       expect(c.skill.name).toBe('pick-heat-then-place-in-recep-steps');
+      expect(info.source).toEqual([]);
       expect(info.steps.length).toBeGreaterThanOrEqual(1);
       expect(info.steps.length).toBeLessThanOrEqual(10);
       for (const s of info.steps) expect(own.has(s)).toBe(true);
       expect(new Set(info.steps).size).toBe(info.steps.length); // no repeats by default
-      // One token per step, plus the end when the skill stopped before maxSteps.
-      expect(c.tokenIds).toHaveLength(info.steps.length + (info.ended ? 1 : 0));
-      expect(info.ended || info.steps.length === 10).toBe(true);
+      // One insert per line, then the end.
+      expect(info.ops).toEqual([...info.steps.map((s) => `insert: ${s}`), END_OF_SKILL]);
+      expect(c.tokenIds.map((t) => editor.operations[t])).toEqual(info.ops);
+      expect(info.edits).toBe(info.steps.length);
       expect(c.logProbs).toHaveLength(c.tokenIds.length);
       for (const lp of c.logProbs) expect(lp).toBeLessThanOrEqual(0);
       expect(c.logProb).toBeCloseTo(
         c.logProbs.reduce((s, x) => s + x, 0),
         10,
       );
-      const body = c.skill.body.split('\n').filter((l) => /^\d+\. /.test(l));
-      expect(body.map((l) => l.replace(/^\d+\. /, ''))).toHaveLength(info.steps.length);
+      expect(readNumberedSteps(c.skill.body)).toHaveLength(info.steps.length);
     }
     // Twelve samples of up to ten steps out of ten phrases: not all the same skill.
     expect(new Set(candidates.map((c) => c.text)).size).toBeGreaterThan(1);
   });
 
+  it('edits the current skill: a local search that mostly keeps its lines, fewest edits first', async () => {
+    const editor = make();
+    const source = readNumberedSteps(s0Heat.body);
+    const candidates = await editor.propose(context({ currentSkill: s0Heat }), 32);
+    for (const c of candidates) {
+      const info = c.info.stepEditor;
+      expect(info.source).toEqual(source);
+      // Replaying the operations on the source gives the skill's lines.
+      const state = startEdit(source);
+      for (const t of c.tokenIds) applyOp(state, t, buildStepIndex(vocabulary));
+      expect(state.ended).toBe(true);
+      expect(info.steps).toEqual(state.output);
+      expect(readNumberedSteps(c.skill.body).map(normalizeStep)).toEqual(info.steps.map(normalizeStep));
+      expect(info.edits).toBe(info.ops.filter((o) => o !== 'keep' && o !== END_OF_SKILL).length);
+    }
+    const edits = candidates.map((c) => c.info.stepEditor.edits);
+    expect(edits).toEqual([...edits].sort((a, b) => a - b));
+    // keepPrior 4: keep e^4 against delete 1, swap 1, all inserts 1, all replaces 1, so lines 1–3 are kept
+    // with e^4 / (e^4 + 4) ≈ 0.932, line 4 (no swap) with e^4 / (e^4 + 3) ≈ 0.948, and the end taken with
+    // e^4 / (e^4 + 1) ≈ 0.982: about 0.932^3 · 0.948 · 0.982 ≈ 0.75 of candidates are unchanged (untrained
+    // network noise aside); at least one is edited among 32.
+    const unchanged = candidates.filter((c) => c.info.stepEditor.edits === 0);
+    expect(unchanged.length).toBeGreaterThanOrEqual(18);
+    expect(unchanged.length).toBeLessThan(32);
+    for (const c of unchanged) expect(c.info.stepEditor.steps).toEqual(source);
+    // keepPrior 0 makes it a wide search.
+    const wide = await make({ keepPrior: 0 }).propose(context({ currentSkill: s0Heat }), 32);
+    expect(wide.filter((c) => c.info.stepEditor.edits === 0).length).toBeLessThan(8);
+  });
+
+  it('revises the skill with the best pooled reward in the history, or the carried one with base "current"', async () => {
+    const edited = renderStepSkill(HEAT, ['take the object', 'heat the object with the microwave']);
+    const history: GenerationRecord[] = [
+      { generation: 0, skill: s0Heat, reward: 1 },
+      { generation: 1, skill: edited, reward: 0, candidates: [{ skill: edited, reward: 0 }] },
+    ];
+    const best = await make().propose(context({ currentSkill: edited, history, generation: 2 }), 2);
+    expect(best[0]?.info.stepEditor.source).toEqual(readNumberedSteps(s0Heat.body));
+    const carried = await make({ base: 'current' }).propose(
+      context({ currentSkill: edited, history, generation: 2 }),
+      2,
+    );
+    expect(carried[0]?.info.stepEditor.source).toEqual([
+      'Take the object.',
+      'Heat the object with the microwave.',
+    ]);
+  });
+
   it('is deterministic for a seed and varies with it', async () => {
-    const a = make();
-    const b = make();
-    const first = await a.propose(context(), 6);
-    expect((await b.propose(context(), 6)).map((c) => c.text)).toEqual(first.map((c) => c.text));
-    expect((await a.propose(context(), 6)).map((c) => c.logProbs)).toEqual(first.map((c) => c.logProbs));
-    const other = await a.propose(context({ seed: 12 }), 6);
+    const a = make({ keepPrior: 1 });
+    const b = make({ keepPrior: 1 });
+    const ctx = context({ currentSkill: s0Heat });
+    const first = await a.propose(ctx, 6);
+    expect((await b.propose(ctx, 6)).map((c) => c.text)).toEqual(first.map((c) => c.text));
+    expect((await a.propose(ctx, 6)).map((c) => c.logProbs)).toEqual(first.map((c) => c.logProbs));
+    const other = await a.propose({ ...ctx, seed: 12 }, 6);
     expect(other.map((c) => c.text)).not.toEqual(first.map((c) => c.text));
-    const nextGeneration = await a.propose(context({ generation: 2 }), 6);
+    const nextGeneration = await a.propose({ ...ctx, generation: 2 }, 6);
     expect(nextGeneration.map((c) => c.text)).not.toEqual(first.map((c) => c.text));
     // Without a context seed the editor's own seed decides.
-    const { seed: _s, ...unseeded } = context();
-    const c1 = await make({ seed: 5 }).propose(unseeded, 6);
-    const c2 = await make({ seed: 5 }).propose(unseeded, 6);
+    const { seed: _s, ...unseeded } = ctx;
+    const c1 = await make({ seed: 5, keepPrior: 1 }).propose(unseeded, 6);
+    const c2 = await make({ seed: 5, keepPrior: 1 }).propose(unseeded, 6);
     expect(c1.map((c) => c.text)).toEqual(c2.map((c) => c.text));
   });
 
-  it('the order prior makes the family plan order likely at initialisation', async () => {
+  it('from scratch, the order prior makes the family plan order likely at initialisation', async () => {
     const editor = make();
     const plan = vocabulary[HEAT] as string[];
     const start = await editor.nextStepDistribution(context());
     const best = start.reduce((m, x) => (x.probability > m.probability ? x : m));
-    expect(best.step).toBe(plan[0]);
-    // Other families' phrases and, before minSteps, the end are masked out.
-    const shared = new Set(plan);
+    expect(best.step).toBe(`insert: ${plan[0]}`);
+    // Other families' phrases, keep/delete/swap/replace (no lines) and, before minSteps, the end are masked.
+    const shared = new Set(plan.map((p) => `insert: ${p}`));
     for (const p of start) {
       if (!shared.has(p.step)) expect(p.probability).toBe(0);
     }
-    expect(start.find((p) => p.step === END_OF_SKILL)?.probability).toBe(0);
-    const afterLast = await editor.nextStepDistribution(context(), plan.slice(0, plan.length - 1).concat());
-    // With nine of ten steps chosen, only the tenth and the end remain.
+    const inserts = plan.slice(0, plan.length - 1).map((p) => `insert: ${p}`);
+    const afterLast = await editor.nextStepDistribution(context(), inserts);
+    // With nine of ten phrases written, only the tenth and the end remain.
     const open = afterLast.filter((p) => p.probability > 0).map((p) => p.step);
-    expect(open.sort()).toEqual([END_OF_SKILL, plan.at(-1)].sort());
+    expect(open.sort()).toEqual([END_OF_SKILL, `insert: ${plan.at(-1)}`].sort());
     const total = start.reduce((s, p) => s + p.probability, 0);
     expect(total).toBeCloseTo(1, 5);
   });
 
   it('scores proposals exactly as it proposed them, and step by step as nextStepDistribution', async () => {
-    const editor = make();
-    const candidates = await editor.propose(context(), 4);
+    const editor = make({ keepPrior: 1 });
+    const ctx = context({ currentSkill: s0Heat });
+    const candidates = await editor.propose(ctx, 4);
     const scored = await editor.score(candidates);
     scored.forEach((s, i) => {
       expect(s.logProbs).toEqual((candidates[i] as StepCandidate).logProbs);
     });
-    const c = candidates[0] as StepCandidate;
-    const steps = c.info.stepEditor.steps;
-    for (let t = 0; t < c.tokenIds.length; t++) {
-      const dist = await editor.nextStepDistribution(context(), steps.slice(0, t));
-      const token = t < steps.length ? (steps[t] as string) : END_OF_SKILL;
-      const p = dist.find((x) => x.step === token)?.probability ?? 0;
+    const c = candidates.at(-1) as StepCandidate;
+    expect(c.info.stepEditor.edits).toBeGreaterThan(0);
+    const ops = c.info.stepEditor.ops;
+    for (let t = 0; t < ops.length; t++) {
+      const dist = await editor.nextStepDistribution(ctx, ops.slice(0, t));
+      const p = dist.find((x) => x.step === ops[t])?.probability ?? 0;
       expect(Math.log(p)).toBeCloseTo(c.logProbs[t] as number, 4);
     }
   });
@@ -205,7 +260,8 @@ describe('createStepEditor', () => {
     await editor.update(candidates, [1, 0, -1, 0.5, -0.5, 0]); // creates Adam's slots
     const baseline = tf.memory().numTensors;
     for (let i = 0; i < 10; i++) {
-      const fresh = await editor.propose(context({ generation: 2 + i }), 6);
+      const current = i % 2 === 0 ? { currentSkill: s0Heat } : {};
+      const fresh = await editor.propose(context({ generation: 2 + i, ...current }), 6);
       await editor.update(fresh, [1, 0, -1, 0.5, -0.5, 0]);
       await editor.score(fresh);
       await editor.nextStepDistribution(context());
@@ -268,6 +324,32 @@ describe('createStepEditor', () => {
     expect(after).toBeGreaterThan(before + 0.2);
   });
 
+  it('learns which revision pays: a short GRPO run raises the rate of "take the object" as the first line', async () => {
+    // Reward 1 when the revised heat skill opens with the phrase "take the object" (by inserting it first
+    // or replacing the first line with it): a few per cent of proposals at initialisation.
+    const reward = (c: StepCandidate): number => (c.info.stepEditor.steps[0] === 'take the object' ? 1 : 0);
+    const editor = make({ keepPrior: 1, learningRate: 0.03, seed: 8 });
+    const ctx = (generation: number, seed?: number) =>
+      context({ currentSkill: s0Heat, generation, ...(seed !== undefined && { seed }) });
+    const rate = async () => {
+      const sample = await editor.propose(ctx(1000, 999), 64);
+      return sample.reduce((s, c) => s + reward(c), 0) / sample.length;
+    };
+    const before = await rate();
+    for (let step = 0; step < 15; step++) {
+      const group = await editor.propose(ctx(step + 1), 16);
+      const r = group.map(reward);
+      const mean = r.reduce((s, x) => s + x, 0) / r.length;
+      await editor.update(
+        group,
+        r.map((x) => x - mean),
+      );
+    }
+    const after = await rate();
+    expect(before).toBeLessThan(0.1);
+    expect(after).toBeGreaterThan(before + 0.2);
+  });
+
   it('rejects bad calls with errors naming the argument', async () => {
     const editor = make();
     const candidates = await editor.propose(context(), 2);
@@ -292,12 +374,22 @@ describe('createStepEditor', () => {
       'candidates[0].info.stepEditor.vocabularyHash',
     );
     const tampered = structuredClone(candidates[0] as StepCandidate);
-    tampered.info.stepEditor.stepIds = [999];
-    expect(await argument(() => editor.score([tampered]))).toBe('candidates[0].info.stepEditor.stepIds');
+    tampered.tokenIds = [999];
+    expect(await argument(() => editor.score([tampered]))).toBe('candidates[0].tokenIds[0]');
+    // "keep" needs a line under the cursor: not allowed when writing from scratch.
+    tampered.tokenIds = [0];
+    expect(await argument(() => editor.score([tampered]))).toBe('candidates[0].tokenIds[0]');
+    tampered.tokenIds = (candidates[0] as StepCandidate).tokenIds.slice(0, -1);
+    expect(await argument(() => editor.score([tampered]))).toBe('candidates[0].tokenIds');
     const noLogProbs = { ...(candidates[0] as StepCandidate), logProbs: [] };
     expect(await argument(() => editor.update([noLogProbs], [1]))).toBe('candidates[0].logProbs');
     expect(await argument(() => editor.nextStepDistribution(context(), ['fly to the moon']))).toBe(
       'prefix[0]',
+    );
+    expect(await argument(() => editor.nextStepDistribution(context(), ['keep']))).toBe('prefix[0]');
+    const first = `insert: ${(vocabulary[HEAT] as string[])[0]}`;
+    expect(await argument(() => editor.nextStepDistribution(context(), [first, END_OF_SKILL]))).toBe(
+      'prefix',
     );
     const controller = new AbortController();
     controller.abort();

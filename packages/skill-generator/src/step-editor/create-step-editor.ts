@@ -10,6 +10,19 @@ import { createRng, formatSkill, InvalidArgumentError } from '@skillrl/core';
 import { type LogProbModel, policyGradientStep } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
 import { summarizeHistory } from '../history/summarize-history.js';
+import { chooseBaseSkill } from './choose-base-skill.js';
+import {
+  allowedOps,
+  applyOp,
+  type EditState,
+  END_OF_SKILL,
+  OP_END,
+  OP_KEEP,
+  opCount,
+  opId,
+  opName,
+  startEdit,
+} from './edit-ops.js';
 import { type ContextLayout, contextLayout, encodeContext } from './encode-context.js';
 import { writeStepEditorCheckpoint } from './step-editor-checkpoint.js';
 import {
@@ -20,8 +33,10 @@ import {
 } from './step-editor-options.js';
 import { buildStepIndex, type StepIndex } from './step-index.js';
 import {
+  batchLength,
   type EditorRow,
   fillRow,
+  hashLines,
   initWeights,
   inputSize,
   type StepNetworkSpec,
@@ -30,21 +45,23 @@ import {
   stepLogits,
   WEIGHT_NAMES,
 } from './step-network.js';
-import { renderStepSkill } from './step-skill.js';
+import { readNumberedSteps, renderStepSkill } from './step-skill.js';
 
-/** The name the end-of-skill token has in `nextStepDistribution`. */
-export const END_OF_SKILL = '<end>';
+export { END_OF_SKILL } from './edit-ops.js';
 
 /** What a step-editor candidate carries in `info.stepEditor`, so that `update` can score it again. */
 export interface StepCandidateInfo {
   /** Hash of the editor's phrase list; an update refuses candidates of another vocabulary. */
   vocabularyHash: string;
   family: string;
-  /** The chosen phrases, in order. */
+  /** The numbered lines of the skill it edited (the current skill; empty when it wrote from scratch). */
+  source: string[];
+  /** The edit operations, by name, one per token (`keep`, `delete`, `swap`, `insert: …`, `replace: …`, `<end>`). */
+  ops: string[];
+  /** The lines of the revised skill, in order. */
   steps: string[];
-  /** Their ids; `tokenIds` adds the end token when the skill ended before `maxSteps`. */
-  stepIds: number[];
-  ended: boolean;
+  /** Operations other than `keep` and `<end>`: 0 means the candidate is the current skill's steps unchanged. */
+  edits: number;
   /** The context vector the candidate was conditioned on (history changes between generations). */
   context: number[];
 }
@@ -61,8 +78,10 @@ export interface StepEditor extends SkillGenerator {
   /** Every option with its default filled in. */
   readonly options: Readonly<ResolvedStepEditorOptions>;
   readonly vocabulary: Readonly<Record<string, readonly string[]>>;
-  /** The phrases by token id; id `steps.length` is the end of the skill. */
+  /** The vocabulary's distinct phrases, by phrase id. */
   readonly steps: readonly string[];
+  /** The edit operations' names, by token id. */
+  readonly operations: readonly string[];
   /** Optimiser steps taken so far. */
   readonly updates: number;
   propose(context: SkillGenerationContext, n: number): Promise<StepCandidate[]>;
@@ -70,7 +89,10 @@ export interface StepEditor extends SkillGenerator {
   update(candidates: readonly SkillCandidate[], advantages: ArrayLike<number>): Promise<TrainMetrics>;
   /** Log-probs of proposed candidates under the current policy (per step and summed). */
   score(candidates: readonly SkillCandidate[]): Promise<{ logProb: number; logProbs: number[] }[]>;
-  /** The next-step distribution after `prefix` (phrases), with the end as `END_OF_SKILL`. */
+  /**
+   * The distribution of the next edit operation after `prefix` (operation names), each as
+   * `{ step: <operation name>, probability }`, with the end as `END_OF_SKILL`.
+   */
   nextStepDistribution(
     context: SkillGenerationContext,
     prefix?: readonly string[],
@@ -90,9 +112,11 @@ export interface StepEditorState {
 }
 
 /**
- * A trainable skill editor for Skill-R1: a small autoregressive tfjs policy that writes a skill as an
- * ordered list of phrases from the adapter's step vocabulary, conditioned on the task's family and goal
- * words and on a summary of the history. Implements core's `SkillGenerator`.
+ * A trainable skill editor for Skill-R1: a small autoregressive tfjs policy over edit operations that
+ * revises the current skill's numbered lines (keep, delete, swap, or insert / replace with a phrase of the
+ * adapter's step vocabulary), conditioned on the task's family and goal words, the lines themselves and a
+ * summary of the history. With no current skill it writes one from the vocabulary. Implements core's
+ * `SkillGenerator`.
  */
 export function createStepEditor(options: StepEditorOptions): StepEditor {
   if (typeof options !== 'object' || options === null) {
@@ -144,11 +168,14 @@ function buildStepEditor(
     minSteps: opts.minSteps,
     temperature: opts.temperature,
     orderPrior: opts.orderPrior,
+    keepPrior: opts.keepPrior,
+    lineBuckets: opts.lineBuckets,
     restrictToFamily: opts.restrictToFamily,
     allowRepeats: opts.allowRepeats,
   };
   const d = inputSize(spec);
-  const k = index.steps.length + 1;
+  const k = opCount(index.steps.length);
+  const operations = Array.from({ length: k }, (_, op) => opName(op, index));
   const initial = state?.policy ?? initWeights(spec, createRng(opts.seed).fork('step-editor-weights'));
   const expected: Record<string, number[]> = {
     w1: [d, opts.hiddenSize],
@@ -193,7 +220,7 @@ function buildStepEditor(
     if (disposed) throw new InvalidArgumentError('editor', 'this step editor was disposed');
   };
 
-  const encode = (context: SkillGenerationContext): Float32Array => {
+  const encode = (context: SkillGenerationContext): { ctx: Float32Array; source: string[] } => {
     if (typeof context !== 'object' || context === null || typeof context.task !== 'object') {
       throw new InvalidArgumentError('context.task', 'expected a SkillGenerationContext with a task');
     }
@@ -202,7 +229,36 @@ function buildStepEditor(
       throw new InvalidArgumentError('context.task', 'expected a task with string family and prompt');
     }
     const summary = summarizeHistory(context.history ?? [], { lastGenerations: opts.historyWindow });
-    return encodeContext(task, summary, context.currentSkill, index, layout);
+    const current = chooseBaseSkill(
+      opts.base,
+      context.currentSkill,
+      context.history ?? [],
+      opts.evidencePrior,
+    );
+    return {
+      ctx: encodeContext(task, summary, context.currentSkill, index, layout),
+      source: current === undefined ? [] : readNumberedSteps(current.body),
+    };
+  };
+
+  /** Replays operations from the start, checking each against the edit rules; returns the final state. */
+  const replay = (
+    family: string,
+    source: readonly string[],
+    ops: readonly number[],
+    field: (i: number) => string,
+  ): EditState => {
+    const state = startEdit(source);
+    ops.forEach((op, i) => {
+      if (!Number.isInteger(op) || op < 0 || op >= k || !allowedOps(spec, family, state)[op]) {
+        throw new InvalidArgumentError(
+          field(i),
+          `operation ${Number.isInteger(op) && op >= 0 && op < k ? `"${operations[op]}"` : op} is not allowed after the operations before it`,
+        );
+      }
+      applyOp(state, op, index);
+    });
+    return state;
   };
 
   const model: LogProbModel<EditorRow[]> = {
@@ -212,7 +268,7 @@ function buildStepEditor(
 
   const rowOf = (candidate: SkillCandidate, i: number): EditorRow => {
     const info = (candidate?.info as { stepEditor?: StepCandidateInfo } | undefined)?.stepEditor;
-    if (info === undefined || !Array.isArray(info.stepIds) || !Array.isArray(info.context)) {
+    if (info === undefined || !Array.isArray(info.source) || !Array.isArray(info.context)) {
       throw new InvalidArgumentError(
         `candidates[${i}].info.stepEditor`,
         'missing: only candidates proposed by a step editor can be scored or trained on',
@@ -230,21 +286,24 @@ function buildStepEditor(
         `expected ${layout.size} numbers for this editor's options, got ${info.context.length}`,
       );
     }
-    const tokens = [...info.stepIds, ...(info.ended ? [index.end] : [])];
-    const badId = info.stepIds.findIndex((id) => !Number.isInteger(id) || id < 0 || id >= index.end);
-    if (badId >= 0 || tokens.length > opts.maxSteps) {
+    if (!info.source.every((line) => typeof line === 'string')) {
+      throw new InvalidArgumentError(`candidates[${i}].info.stepEditor.source`, 'expected the edited lines');
+    }
+    const tokens = candidate.tokenIds;
+    if (!Array.isArray(tokens)) {
       throw new InvalidArgumentError(
-        `candidates[${i}].info.stepEditor.stepIds`,
-        badId >= 0
-          ? `expected phrase ids in [0, ${index.end}), got ${info.stepIds[badId]}`
-          : `expected at most maxSteps (${opts.maxSteps}) tokens, got ${tokens.length}`,
+        `candidates[${i}].tokenIds`,
+        'expected the edit operations it was proposed with',
       );
     }
-    return {
-      context: info.context,
-      family: info.family,
-      tokens,
-    };
+    const end = replay(info.family, info.source, tokens, (t) => `candidates[${i}].tokenIds[${t}]`);
+    if (!end.ended) {
+      throw new InvalidArgumentError(
+        `candidates[${i}].tokenIds`,
+        `expected the operations to end with "${END_OF_SKILL}"`,
+      );
+    }
+    return { context: info.context, family: info.family, source: info.source, tokens };
   };
 
   const rowLogProbs = (w: StepWeights, rows: EditorRow[]): number[][] => {
@@ -259,6 +318,7 @@ function buildStepEditor(
     options: opts,
     vocabulary,
     steps: index.steps,
+    operations,
     get updates() {
       return updates;
     },
@@ -269,7 +329,7 @@ function buildStepEditor(
         throw new InvalidArgumentError('n', `expected an integer >= 1 candidates, got ${n}`);
       }
       context?.signal?.throwIfAborted();
-      const ctx = encode(context);
+      const { ctx, source } = encode(context);
       const family = context.task.family;
       const seed = context.seed ?? opts.seed;
       // Each candidate has its own stream, so candidate i does not depend on how many were asked for.
@@ -278,15 +338,18 @@ function buildStepEditor(
         .fork(context.task.id ?? '')
         .fork(context.generation ?? 0);
       const rngs = Array.from({ length: n }, (_, i) => base.fork(i));
+      const hashes = hashLines(source, opts.lineBuckets);
+      const states = Array.from({ length: n }, () => startEdit(source));
       const chosen: number[][] = Array.from({ length: n }, () => []);
-      const ended = new Array<boolean>(n).fill(false);
-      for (let pos = 0; pos < opts.maxSteps; pos++) {
-        const active = chosen.map((_, i) => i).filter((i) => !ended[i]);
+      // Every operation uses a line or writes one, so an edit ends within this many operations.
+      const limit = source.length + opts.maxSteps + 1;
+      for (let pos = 0; pos < limit; pos++) {
+        const active = states.map((_, i) => i).filter((i) => !(states[i] as EditState).ended);
         if (active.length === 0) break;
         const x = new Float32Array(active.length * d);
         const bias = new Float32Array(active.length * k);
         active.forEach((i, r) => {
-          fillRow(spec, ctx, family, chosen[i] as number[], x, r * d, bias, r * k);
+          fillRow(spec, ctx, family, states[i] as EditState, hashes, x, r * d, bias, r * k);
         });
         const probs = tf.tidy(() =>
           tf.softmax(
@@ -305,30 +368,30 @@ function buildStepEditor(
           let total = 0;
           for (const q of row) total += q;
           let u = (rngs[i] as Rng).float() * total;
-          let token = k - 1;
+          let token = -1;
+          let lastOpen = -1;
           for (let j = 0; j < k; j++) {
+            if ((row[j] as number) <= 0) continue;
+            lastOpen = j;
             u -= row[j] as number;
-            if (u < 0 && (row[j] as number) > 0) {
+            if (u < 0) {
               token = j;
               break;
             }
           }
-          if (token === index.end) ended[i] = true;
-          else (chosen[i] as number[]).push(token);
+          // Rounding can leave u just above 0 after the last open operation: that one is the draw.
+          if (token < 0) token = lastOpen;
+          (chosen[i] as number[]).push(token);
+          applyOp(states[i] as EditState, token, index);
         });
       }
-      const rows: EditorRow[] = chosen.map((ids, i) => ({
-        context: ctx,
-        family,
-        tokens: ended[i] ? [...ids, index.end] : ids,
-      }));
+      const rows: EditorRow[] = chosen.map((tokens) => ({ context: ctx, family, source, tokens }));
       // Scored by the same function `update` uses, so the first epoch's ratios are exactly 1.
       const logProbs = rowLogProbs(policy, rows);
       const contextArray = Array.from(ctx);
-      return rows.map((row, i) => {
-        const stepIds = chosen[i] as number[];
-        const phrases = stepIds.map((id) => index.steps[id] as string);
-        const skill = renderStepSkill(family, phrases);
+      const candidates = rows.map((row, i) => {
+        const state = states[i] as EditState;
+        const skill = renderStepSkill(family, state.output);
         const lp = logProbs[i] as number[];
         return {
           skill,
@@ -340,14 +403,21 @@ function buildStepEditor(
             stepEditor: {
               vocabularyHash: index.hash,
               family,
-              steps: phrases,
-              stepIds: [...stepIds],
-              ended: ended[i] as boolean,
+              source: [...source],
+              ops: row.tokens.map((op) => operations[op] as string),
+              steps: [...state.output],
+              edits: row.tokens.filter((op) => op !== OP_KEEP && op !== OP_END).length,
               context: contextArray,
             },
           },
         };
       });
+      // Fewest edits first (stable): a loop that breaks reward ties by the earliest candidate then keeps
+      // the current skill unless an edit scored strictly better, instead of drifting on noise.
+      return candidates
+        .map((c, i) => ({ c, i }))
+        .sort((a, b) => a.c.info.stepEditor.edits - b.c.info.stepEditor.edits || a.i - b.i)
+        .map(({ c }) => c);
     },
 
     async update(candidates, advantages) {
@@ -367,7 +437,7 @@ function buildStepEditor(
         return a;
       });
       const rows = candidates.map(rowOf);
-      const t = opts.maxSteps;
+      const t = batchLength(rows);
       const pad = (values: readonly number[]) => Array.from({ length: t }, (_, j) => values[j] ?? 0);
       const mask = rows.map((r) => pad(r.tokens.map(() => 1)));
       const old = candidates.map((c, i) => {
@@ -414,29 +484,31 @@ function buildStepEditor(
 
     async nextStepDistribution(context, prefix = []) {
       alive();
-      const ctx = encode(context);
-      const ids = prefix.map((phrase, i) => {
-        const id = index.idOf(phrase);
+      const { ctx, source } = encode(context);
+      const family = context.task.family;
+      const ids = prefix.map((name, i) => {
+        const id = opId(name, index);
         if (id === undefined) {
-          throw new InvalidArgumentError(`prefix[${i}]`, `"${phrase}" is not a phrase of the vocabulary`);
+          throw new InvalidArgumentError(
+            `prefix[${i}]`,
+            `"${name}" is not an edit operation (keep, delete, swap, insert: <phrase>, replace: <phrase>, ${END_OF_SKILL}) of this vocabulary`,
+          );
         }
         return id;
       });
-      if (ids.length >= opts.maxSteps) {
-        throw new InvalidArgumentError('prefix', `expected fewer than maxSteps (${opts.maxSteps}) steps`);
+      const state = replay(family, source, ids, (i) => `prefix[${i}]`);
+      if (state.ended) {
+        throw new InvalidArgumentError('prefix', `expected a prefix before "${END_OF_SKILL}"`);
       }
       const x = new Float32Array(d);
       const bias = new Float32Array(k);
-      fillRow(spec, ctx, context.task.family, ids, x, 0, bias, 0);
+      fillRow(spec, ctx, family, state, hashLines(source, opts.lineBuckets), x, 0, bias, 0);
       const probs = tf.tidy(() =>
         tf.softmax(stepLogits(spec, policy, tf.tensor2d(x, [1, d]), tf.tensor2d(bias, [1, k]))),
       );
       const p = Array.from(probs.dataSync());
       probs.dispose();
-      return p.map((probability, id) => ({
-        step: id === index.end ? END_OF_SKILL : (index.steps[id] as string),
-        probability,
-      }));
+      return p.map((probability, id) => ({ step: operations[id] as string, probability }));
     },
 
     async save(dir) {

@@ -1,3 +1,4 @@
+export { chooseBaseSkill, type EditBase, type SkillEvidence, skillEvidence } from './choose-base-skill.js';
 export {
   createStepEditor,
   END_OF_SKILL,

@@ -13,12 +13,16 @@ import { STEP_EDITOR_CONFIG_FILE, type StepEditorCheckpointConfig } from './step
 
 const vocabulary = household.stepVocabulary?.() ?? {};
 const tasks = household.load({ split: 'train', limit: 6, seed: 3 }) as Task[];
-const ctx = (task: Task, generation = 1): SkillGenerationContext => ({
-  task,
-  generation,
-  history: [],
-  seed: 4,
-});
+// Each task's own hand-written skill as the current one, so the checkpoint is tested on edits.
+const ownSkill = (task: Task) =>
+  household
+    .skills()
+    .filter((s) => s.families?.includes(task.family))
+    .sort((a, b) => (a.families?.length ?? 0) - (b.families?.length ?? 0))[0];
+const ctx = (task: Task, generation = 1): SkillGenerationContext => {
+  const currentSkill = ownSkill(task);
+  return { task, generation, history: [], seed: 4, ...(currentSkill && { currentSkill }) };
+};
 
 describe('step editor checkpoints', () => {
   let dir: string;
@@ -106,7 +110,7 @@ describe('step editor checkpoints', () => {
       (e: unknown) => InvalidArgumentError.isInstance(e) && e.argument === 'dir',
     );
     await writeFile(join(empty, STEP_EDITOR_CONFIG_FILE), JSON.stringify({ format: 'other', version: 1 }));
-    await expect(loadStepEditor(empty)).rejects.toThrow(/not a skillrl.step-editor v1 checkpoint/);
+    await expect(loadStepEditor(empty)).rejects.toThrow(/not a skillrl.step-editor v2 checkpoint/);
     await rm(empty, { recursive: true, force: true });
   });
 });

@@ -6,7 +6,7 @@ import type { ResolvedStepEditorOptions } from './step-editor-options.js';
 import { type StepWeights, WEIGHT_NAMES } from './step-network.js';
 
 export const STEP_EDITOR_FORMAT = 'skillrl.step-editor';
-export const STEP_EDITOR_FORMAT_VERSION = 1;
+export const STEP_EDITOR_FORMAT_VERSION = 2;
 /** The checkpoint's two files inside its directory. */
 export const STEP_EDITOR_CONFIG_FILE = 'step-editor.json';
 export const STEP_EDITOR_WEIGHTS_FILE = 'step-editor.weights.bin';

@@ -1,26 +1,43 @@
 import type { Seed } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
 import { AGGREGATION_MODES, type AggregationMode, KL_KINDS, listPolicyLosses } from '@skillrl/tensor-ops';
+import type { EditBase } from './choose-base-skill.js';
 
 export interface StepEditorOptions {
   /** Procedure phrases per family, usually `adapter.stepVocabulary()`. Required. */
   vocabulary: Readonly<Record<string, readonly string[]>>;
   /** Seeds the weights and, when a context has no seed, the proposals (default 0). */
   seed?: Seed;
-  /** Most steps in one skill (default 12). */
+  /** Most lines in one skill (default 12). */
   maxSteps?: number;
-  /** Fewest steps before the end token may be chosen (default 1). */
+  /** Fewest lines before the end operation may be chosen (default 1). */
   minSteps?: number;
   /** Hidden units of the step scorer (default 64). */
   hiddenSize?: number;
   /** Sampling temperature; log-probs are those of the tempered policy (default 1). */
   temperature?: number;
   /**
-   * Fixed logit bonus for the step that follows the previous one in the family's vocabulary order (the
-   * expert's plan order), and for the end after its last step: the prior that makes the untrained editor
-   * write plausible procedures (default 2; 0 turns it off).
+   * Fixed logit bonus for `keep` (and for `<end>` once every line was used) when editing a current skill:
+   * with each phrase operation sharing one unit of mass, the untrained editor keeps a line with probability
+   * e^k / (e^k + 4) (delete, swap, all inserts and all replaces weigh 1 each), so its proposals stay near
+   * the current skill (default 4: about 0.93 per line; 0 turns it off).
+   */
+  keepPrior?: number;
+  /**
+   * Writing from scratch (no current skill), fixed logit bonus for inserting the phrase that follows the
+   * previous one in the family's vocabulary order (the expert's plan order), and for the end after its last
+   * phrase: the prior that makes the untrained editor write plausible procedures (default 2; 0 turns it off).
    */
   orderPrior?: number;
+  /** Hash buckets for the words of the line under the cursor, and of the next one (default 32). */
+  lineBuckets?: number;
+  /**
+   * The skill revised: `best` (default), the history's skill with the best reward pooled over every
+   * generation it was evaluated in (shrunk by `evidencePrior`); `current`, the skill the loop carries.
+   */
+  base?: EditBase;
+  /** Pseudo-evaluations at the history's mean reward that each skill's pooled score starts with (default 1). */
+  evidencePrior?: number;
   /** Choose only the task family's phrases when the family is in the vocabulary (default true). */
   restrictToFamily?: boolean;
   /** Let a step appear twice in one skill (default false). */
@@ -61,6 +78,10 @@ export interface ResolvedStepEditorOptions {
   hiddenSize: number;
   temperature: number;
   orderPrior: number;
+  keepPrior: number;
+  lineBuckets: number;
+  base: EditBase;
+  evidencePrior: number;
   restrictToFamily: boolean;
   allowRepeats: boolean;
   goalBuckets: number;
@@ -178,6 +199,10 @@ export function resolveStepEditorOptions(
     }
   }
   const clipLow = number('clipLow', options.clipLow, 0.2, (x) => x > 0 && x < 1, 'a number in (0, 1)');
+  const base = options.base ?? 'best';
+  if (base !== 'best' && base !== 'current') {
+    throw new InvalidArgumentError('options.base', `expected "best" or "current", got ${String(base)}`);
+  }
   const name = options.name ?? 'step-editor';
   if (typeof name !== 'string' || name.length === 0) {
     throw new InvalidArgumentError('options.name', 'expected a non-empty string');
@@ -189,6 +214,10 @@ export function resolveStepEditorOptions(
     hiddenSize: integer('hiddenSize', options.hiddenSize, 64, 1),
     temperature: number('temperature', options.temperature, 1, (x) => x > 0, 'a number > 0'),
     orderPrior: number('orderPrior', options.orderPrior, 2, (x) => x >= 0, 'a number >= 0'),
+    keepPrior: number('keepPrior', options.keepPrior, 4, (x) => x >= 0, 'a number >= 0'),
+    lineBuckets: integer('lineBuckets', options.lineBuckets, 32, 1),
+    base,
+    evidencePrior: number('evidencePrior', options.evidencePrior, 2, (x) => x >= 0, 'a number >= 0'),
     restrictToFamily: boolean('restrictToFamily', options.restrictToFamily, true),
     allowRepeats: boolean('allowRepeats', options.allowRepeats, false),
     goalBuckets: integer('goalBuckets', options.goalBuckets, 64, 1),
