@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/create-cli.js';
@@ -63,7 +63,25 @@ describe('skillrl CLI', () => {
       expect(readFileSync(join(run.dir, 'rollouts.jsonl'), 'utf8').split('\n').length).toBeGreaterThan(10);
     }
     expect(Object.keys(runs[0].metrics)).toContain('final_gap');
-    expect(Object.keys(runs[1].metrics)).toContain('final_reward');
+    expect(Object.keys(runs[0].metrics)).toContain('test_success_without');
+    expect(Object.keys(runs[1].metrics)).toContain('final_eval_reward');
+    expect(runs[0].highlights.join('\n')).toMatch(
+      /validation success without skills: [\d.]+ % at step 5 → [\d.]+ % at step 10/,
+    );
+    expect(runs[1].highlights[0]).toMatch(/^mean reward per generation .*: [\d.]+ % → [\d.]+ % → [\d.]+ %$/);
+    const rolloutLines = (dir: string) =>
+      readFileSync(join(dir, 'rollouts.jsonl'), 'utf8').split('\n').length;
+    const before = runs.map((run: { dir: string }) => rolloutLines(run.dir));
+
+    // The same demo again: the finished runs are re-read, not refused and not rerun.
+    const again = await cli(['demo', '--quick', '--out', out]);
+    expect(again.code).toBe(0);
+    expect(again.out).toContain('validation success without skills');
+    expect(runs.map((run: { dir: string }) => rolloutLines(run.dir))).toEqual(before);
+    // Other settings: the earlier runs are moved aside, never overwritten.
+    const other = await cli(['demo', '--quick', '--seed', '2', '--out', out, '--json']);
+    expect(other.code).toBe(0);
+    expect(existsSync(join(out, 'demo-internalize.previous-1', 'summary.json'))).toBe(true);
     expect((await cli(['demo', '--seed', 'x'])).code).toBe(1);
   }, 180_000);
 

@@ -227,12 +227,9 @@ export function createCli(io: CliIo = defaultIo): Command {
             return;
           }
           for (const run of runs) {
-            io.out(`${run.method}: ${run.dir}`);
-            const rows = Object.entries(run.metrics)
-              .filter(([k]) => /^(final_|initial_|mean_reward|final_reward|gen)/.test(k))
-              .map(([k, v]) => [k, Number.isInteger(v) ? String(v) : v.toFixed(3)]);
-            if (rows.length > 0) io.out(formatTable(['metric', 'value'], rows));
-            io.out(`report: ${run.report}`);
+            io.out(`${run.method === 'internalize' ? 'SKILLC' : 'Skill-R1'} (${run.method}): ${run.dir}`);
+            for (const line of run.highlights) io.out(`  ${line}`);
+            io.out(`  report: ${run.report}`);
           }
         } finally {
           bar.stop();

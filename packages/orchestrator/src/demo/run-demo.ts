@@ -1,10 +1,10 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeReport } from '@skillrl/report';
 import type { RunConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
-import { runConfig } from '../run/run-config.js';
-import type { RunProgress } from '../run/run-types.js';
+import { resumeRun, runConfig } from '../run/run-config.js';
+import type { RunProgress, RunResult } from '../run/run-types.js';
 
 export interface DemoOptions {
   /** Folder for the demo's configs and run directories (default `runs/demo`). */
@@ -22,6 +22,8 @@ export interface DemoRun {
   dir: string;
   report: string;
   metrics: Record<string, number>;
+  /** What changed over the run, in a few plain lines (the report has the charts). */
+  highlights: string[];
 }
 
 /**
@@ -49,6 +51,7 @@ export function demoConfigs(
         groupSize: 8,
         validateEvery: quick ? 5 : 10,
         validation: { split: 'valid_seen', limit: quick ? 12 : 48 },
+        test: { split: 'valid_unseen', limit: quick ? 12 : 60 },
         // The settings of policy-tfjs's measured learning curve: Adam at 0.05 with a light k3 KL.
         trainer: {
           name: 'tfjs',
@@ -69,6 +72,8 @@ export function demoConfigs(
         generations: quick ? 2 : 4,
         candidates: 4,
         episodes: 2,
+        // The carried skill re-run on fresh episodes: the best candidate's own reward is selection-biased.
+        finalEpisodes: quick ? 2 : 8,
         generator: 'step-editor',
       },
     } as RunConfig,
@@ -83,14 +88,96 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
   for (const method of ['internalize', 'evolve'] as const) {
     // Written to disk so the run directory points at a real config file and `skillrl resume` works.
     const path = join(out, `${method}.json`);
-    writeFileSync(path, `${JSON.stringify({ ...configs[method], runDir: '.' }, null, 2)}\n`);
-    const result = await runConfig(loadConfig(path), {
-      runDir: join(out, configs[method].name as string),
+    const text = `${JSON.stringify({ ...configs[method], runDir: '.' }, null, 2)}\n`;
+    const runDir = join(out, configs[method].name as string);
+    const previous = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+    const runOptions = {
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.onProgress ? { onProgress: (p: RunProgress) => options.onProgress?.(method, p) } : {}),
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+    };
+    let result: RunResult;
+    if (existsSync(join(runDir, 'run.json')) && previous === text) {
+      // The same demo ran here before: continue it (an interrupted run) or re-read it (a finished one).
+      result = await resumeRun(runDir, runOptions);
+    } else {
+      if (existsSync(runDir)) {
+        // A demo run of another seed or size: kept beside, never overwritten.
+        const kept = freeName(runDir);
+        renameSync(runDir, kept);
+        options.onWarning?.(`an earlier demo run with other settings was moved to ${kept}`);
+      }
+      writeFileSync(path, text);
+      result = await runConfig(loadConfig(path), { ...runOptions, runDir });
+    }
+    runs.push({
+      method,
+      dir: result.dir,
+      report: writeReport(result.dir).path,
+      metrics: result.metrics,
+      highlights: highlights(method, result.dir, result.metrics),
     });
-    runs.push({ method, dir: result.dir, report: writeReport(result.dir).path, metrics: result.metrics });
   }
   return runs;
+}
+
+/** `<dir>.previous-1`, `-2`, …: the first name not taken. */
+function freeName(dir: string): string {
+  for (let n = 1; ; n++) {
+    const candidate = `${dir}.previous-${n}`;
+    if (!existsSync(candidate)) return candidate;
+  }
+}
+
+const pct = (x: number | undefined) => (x === undefined ? '–' : `${(100 * x).toFixed(1)} %`);
+
+/** First and last validation (SKILLC) or the reward by generation (Skill-R1), from the run directory. */
+export function highlights(
+  method: 'internalize' | 'evolve',
+  dir: string,
+  metrics: Record<string, number>,
+): string[] {
+  if (method === 'evolve') {
+    const means: string[] = [];
+    for (let g = 0; metrics[`generation_${g}_mean`] !== undefined || g === 0; g++) {
+      means.push(pct(metrics[`generation_${g}_mean`]));
+    }
+    const lines = [`mean reward per generation (0 = the adapter's skills): ${means.join(' → ')}`];
+    if (metrics.final_eval_reward !== undefined) {
+      lines.push(`final skills re-run on fresh episodes: ${pct(metrics.final_eval_reward)}`);
+    }
+    return lines;
+  }
+  const validations: { step: number; with: number; without: number }[] = [];
+  for (const line of readFileSync(join(dir, 'events.jsonl'), 'utf8').split('\n')) {
+    if (!line.includes('"validation"')) continue;
+    const event = JSON.parse(line) as {
+      type: string;
+      step: number;
+      validation?: { families: Record<string, { withSkill: number; withoutSkill: number }> };
+    };
+    if (event.type !== 'validation' || !event.validation) continue;
+    const rates = Object.values(event.validation.families);
+    const n = rates.length || 1;
+    validations.push({
+      step: event.step,
+      with: rates.reduce((a, r) => a + r.withSkill, 0) / n,
+      without: rates.reduce((a, r) => a + r.withoutSkill, 0) / n,
+    });
+  }
+  const lines: string[] = [];
+  const first = validations[0];
+  const last = validations[validations.length - 1];
+  if (first && last) {
+    lines.push(
+      `validation success without skills: ${pct(first.without)} at step ${first.step} → ${pct(last.without)} at step ${last.step}`,
+      `validation success with skills:    ${pct(first.with)} at step ${first.step} → ${pct(last.with)} at step ${last.step}`,
+    );
+  }
+  if (metrics.test_success_without !== undefined) {
+    lines.push(
+      `held-out test after training: ${pct(metrics.test_success_without)} without skills, ${pct(metrics.test_success_with)} with`,
+    );
+  }
+  return lines;
 }
