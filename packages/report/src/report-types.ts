@@ -42,7 +42,7 @@ export interface ReportSummary {
   /** run:end's error, when the run failed. */
   runError?: string;
   families: FamilySummary[];
-  /** Skill-R1: generations recorded (0 is the starting skill). */
+  /** Skill-R1: the last generation recorded (0 is the starting skill, so G generations give G). */
   generations?: number;
   /** SKILLC: the last training step recorded. */
   steps?: number;
