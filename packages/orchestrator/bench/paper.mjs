@@ -246,15 +246,22 @@ if (args.only !== 'skill-r1') {
     const perFamily = FAMILIES.map(([family]) => m(`test_without_${family}`));
     const all = m('test_success_without');
     const withSkill = m('test_success_with');
+    // The GRPO baseline trains and tests without skills: it has no with-skill rate.
+    const skillFree = SKILLC_ROWS.find(([l]) => l === label)?.[1].variant === 'grpo';
     json.skillc.push({
       label,
       withoutSkill: all,
-      withSkill,
+      withSkill: skillFree ? null : withSkill,
       perFamily: Object.fromEntries(FAMILIES.map(([f], i) => [f, perFamily[i]])),
       retired: mine.map((r) => FAMILIES.length - (r.summary.metrics.final_active ?? FAMILIES.length)),
       runs: mine.map((r) => r.dir),
     });
-    return [label, ...perFamily.map((xs) => pct(mean(xs))), pctSd(all), pct(mean(withSkill))];
+    return [
+      label,
+      ...perFamily.map((xs) => pct(mean(xs))),
+      pctSd(all),
+      skillFree ? '–' : pct(mean(withSkill)),
+    ];
   });
   const s = SIZE.internalize;
   sections.push(

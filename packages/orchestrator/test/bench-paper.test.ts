@@ -1,0 +1,42 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from './support.js';
+
+const PAPER = resolve(__dirname, '../bench/paper.mjs');
+
+describe('bench:paper', () => {
+  it('prints the Skill-R1 table from ordinary runs, and a second call reuses them', () => {
+    const out = tempDir('paper');
+    const args = [PAPER, '--quick', '--seeds', '1', '--only', 'skill-r1', '--out', out];
+    const first = execFileSync(process.execPath, args, {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const row of ['No skill', 'Vanilla GRPO', 'Skill-R1 (inference)', 'Skill-R1 (GRPO)']) {
+      expect(first).toMatch(new RegExp(`\\| ${row.replace(/[()]/g, '\\$&')} +\\| \\d+\\.\\d ± 0\\.0 `));
+    }
+    expect(first).not.toContain('SKILLC on household');
+    const results = JSON.parse(readFileSync(join(out, 'paper-results.json'), 'utf8'));
+    expect(results.skillR1.map((r: { label: string }) => r.label)).toHaveLength(4);
+    // Each accuracy is the run's own fresh-episode success, read back from its summary.json.
+    for (const row of results.skillR1) {
+      const summary = JSON.parse(readFileSync(join(row.runs[0], 'summary.json'), 'utf8'));
+      expect(row.accuracy).toEqual([summary.metrics.final_eval_success]);
+    }
+    const again = execFileSync(process.execPath, args, {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    // Same table (the wall-time line aside): nothing ran twice.
+    const table = (text: string) => text.split('\n').filter((l) => l.startsWith('|'));
+    expect(table(again)).toEqual(table(first));
+  }, 120_000);
+
+  it('names a bad option and its fix', () => {
+    expect(() =>
+      execFileSync(process.execPath, [PAPER, '--seeds', '1,x'], { encoding: 'utf8', stdio: 'pipe' }),
+    ).toThrow(/--seeds: expected integers >= 0/);
+  });
+});
