@@ -72,7 +72,9 @@ export const PAGE_SCRIPT = `(function () {
             backgroundColor: s.color,
             borderDash: s.dashed ? [6, 4] : [],
             borderWidth: 2,
-            pointRadius: many ? 0 : 2.5,
+            // A one-point series (a final re-run) is a marker, not a line: draw it large enough to see.
+            pointRadius: s.points.length === 1 ? 6 : many ? 0 : 2.5,
+            pointStyle: s.points.length === 1 ? 'rectRot' : 'circle',
             pointHoverRadius: 4,
             spanGaps: true,
             clip: 6,

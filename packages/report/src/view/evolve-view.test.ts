@@ -73,6 +73,21 @@ describe('buildEvolveView', () => {
     expect(reward?.yMin).toBe(0);
     expect(reward?.yMax).toBe(1);
     expect(view.generations).toEqual([0, 1, 2]);
+    // Without a final re-run there is no third line.
+    expect(reward?.series).toHaveLength(2);
+  });
+
+  it('draws the final skills re-run on fresh episodes as a point at the last generation', () => {
+    const end = {
+      ...base,
+      type: 'run:end',
+      status: 'completed',
+      metrics: { final_eval_reward: 0.25 },
+    } as RunEvent;
+    const reward = buildEvolveView([...events, end], skills, []).charts.find((c) => c.id === 'evolve-reward');
+    const reRun = reward?.series[2];
+    expect(reRun?.label).toBe('final skills, re-run on fresh episodes');
+    expect(reRun?.points).toEqual([[2, 0.25]]);
   });
 
   it("matches each best skill to its task's SKILL.md and diffs consecutive generations", () => {

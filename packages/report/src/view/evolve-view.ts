@@ -141,7 +141,13 @@ export function buildEvolveView(
       const values = tasks.flatMap((t) => t.rows.filter((r) => r.generation === g).map(pick));
       return values.length > 0 ? mean(values) : null;
     };
+    // The best candidate's reward is the maximum of K noisy M-episode means; the orchestrator's
+    // `finalEpisodes` re-runs the carried skills on fresh episodes, which says what selection really found.
+    const end = events.find((e) => e.type === 'run:end');
+    const reRun = end?.type === 'run:end' ? end.metrics?.final_eval_reward : undefined;
+    const lastGeneration = generations[generations.length - 1] as number;
     const all = tasks.flatMap((t) => t.rows.flatMap((r) => [r.meanReward, r.bestReward]));
+    if (reRun !== undefined) all.push(reRun);
     charts.push({
       id: 'evolve-reward',
       title: `Reward per generation (mean over ${tasks.length} task${tasks.length === 1 ? '' : 's'})`,
@@ -161,6 +167,15 @@ export function buildEvolveView(
           dashed: true,
           points: generations.map((g) => [g, at(g, (r) => r.bestReward)]),
         },
+        ...(reRun === undefined
+          ? []
+          : [
+              {
+                label: 'final skills, re-run on fresh episodes',
+                color: colorAt(2),
+                points: [[lastGeneration, reRun]] as [number, number | null][],
+              },
+            ]),
       ],
     });
     // With few tasks each one's best is worth a line of its own; with many, the means alone stay legible.
