@@ -54,7 +54,7 @@ const SIZE = args.quick
       internalize: { steps: 6, tasksPerStep: 4, groupSize: 8, validateEvery: 3, validation: 12, test: 12 },
     }
   : {
-      evolve: { tasks: 24, generations: 4, candidates: 4, episodes: 2, finalEpisodes: 8 },
+      evolve: { tasks: 24, generations: 8, candidates: 8, episodes: 4, finalEpisodes: 8 },
       internalize: {
         steps: 120,
         tasksPerStep: 8,
@@ -113,7 +113,10 @@ function evolveConfig(label, section, seed) {
     evolve: {
       // Each baseline takes only the knobs it has: vanilla GRPO is one generation, no-skill has no editor.
       ...(section.variant === 'skill-r1' ? { generations: s.generations } : {}),
-      ...(section.variant === 'no-skill' ? {} : { candidates: s.candidates, generator: 'step-editor' }),
+      // keepPrior 1: the step editor edits about half its proposals (the default keeps three in four).
+      ...(section.variant === 'no-skill'
+        ? {}
+        : { candidates: s.candidates, generator: { name: 'step-editor', options: { keepPrior: 1 } } }),
       episodes: s.episodes,
       finalEpisodes: s.finalEpisodes,
       ...section,
@@ -147,10 +150,19 @@ function internalizeConfig(label, section, seed) {
 function runOne(config) {
   const dir = join(out, config.name);
   const summaryPath = join(dir, 'summary.json');
-  if (existsSync(summaryPath)) return Promise.resolve({ dir, summary: readJson(summaryPath), reused: true });
   const configPath = join(out, 'configs', `${config.name}.json`);
+  const text = `${JSON.stringify(config, null, 2)}\n`;
+  if (existsSync(configPath) && readFileSync(configPath, 'utf8') !== text) {
+    // Reusing a run made with other settings would mix two experiments in one table.
+    return Promise.reject(
+      new Error(
+        `${config.name}: ${out} holds this run with other settings; pass another --out, or delete ${dir}`,
+      ),
+    );
+  }
+  if (existsSync(summaryPath)) return Promise.resolve({ dir, summary: readJson(summaryPath), reused: true });
   mkdirSync(dirname(configPath), { recursive: true });
-  writeFileSync(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  writeFileSync(configPath, text);
   const started = Date.now();
   return new Promise((done, fail) => {
     // A run left half-done by an interrupted bench is resumed rather than refused.

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from './support.js';
@@ -32,6 +32,13 @@ describe('bench:paper', () => {
     // Same table (the wall-time line aside): nothing ran twice.
     const table = (text: string) => text.split('\n').filter((l) => l.startsWith('|'));
     expect(table(again)).toEqual(table(first));
+
+    // A run made with other settings is never mixed into the table.
+    const stored = join(out, 'configs', 'skill-r1-no-skill-seed1.json');
+    writeFileSync(stored, readFileSync(stored, 'utf8').replace('"finalEpisodes": 2', '"finalEpisodes": 3'));
+    expect(() => execFileSync(process.execPath, args, { encoding: 'utf8', stdio: 'pipe' })).toThrow(
+      /skill-r1-no-skill-seed1: .* holds this run with other settings/,
+    );
   }, 120_000);
 
   it('names a bad option and its fix', () => {

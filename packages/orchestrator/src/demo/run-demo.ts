@@ -64,17 +64,19 @@ export function demoConfigs(
       seed,
       name: 'demo-evolve',
       adapter: 'household',
-      tasks: { split: 'train', limit: quick ? 3 : 6 },
+      tasks: { split: 'train', limit: quick ? 3 : 24 },
       agent: 'skill-reading',
       concurrency: 8,
       evolve: {
         mode: 'grpo',
-        generations: quick ? 2 : 4,
-        candidates: 4,
-        episodes: 2,
+        generations: quick ? 2 : 8,
+        candidates: quick ? 4 : 8,
+        episodes: quick ? 2 : 4,
         // The carried skill re-run on fresh episodes: the best candidate's own reward is selection-biased.
         finalEpisodes: quick ? 2 : 8,
-        generator: 'step-editor',
+        // keepPrior 1: about half the proposals edit the skill (the default 4 keeps three in four as they
+        // are), enough exploration for GRPO to find the edits this agent rewards.
+        generator: { name: 'step-editor', options: { keepPrior: 1 } },
       },
     } as RunConfig,
   };
