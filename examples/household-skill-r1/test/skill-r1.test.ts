@@ -30,6 +30,8 @@ function shortened(file: string, name: string): string {
     tasks: { split: 'train', limit: 2 },
     evolve: {
       ...evolve,
+      episodes: 2,
+      ...(evolve.finalEpisodes === undefined ? {} : { finalEpisodes: 1 }),
       ...(evolve.variant === 'no-skill' ? {} : { candidates: 3 }),
       ...(evolve.variant === undefined || evolve.variant === 'skill-r1' ? { generations: 2 } : {}),
     },
@@ -67,9 +69,13 @@ describe('examples/household-skill-r1', () => {
 
   it('Skill-R1 GRPO: the editor proposes, the frozen agent plays, the editor trains, the best skill is carried', async () => {
     const { dir, metrics, report, rollouts } = await run('skill-r1.yaml', 'skill-r1');
-    // Planned: generation 0 runs s0 on 2 tasks × M = 2 (4), then G = 2 generations × 2 tasks × K = 3 × M = 2 (24).
-    expect(rollouts).toHaveLength(28);
-    expect(metrics.rollouts).toBe(28);
+    // Planned: generation 0 runs s0 on 2 tasks × M = 2 (4), then G = 2 generations × 2 tasks × K = 3 × M = 2 (24),
+    // then the final skills re-run once per task (2).
+    expect(rollouts).toHaveLength(30);
+    expect(metrics.rollouts).toBe(30);
+    const final = rollouts.filter((t) => t.id.startsWith('final/'));
+    expect(final).toHaveLength(2);
+    expect(metrics.final_eval_reward).toBeCloseTo(final.reduce((a, t) => a + t.reward, 0) / 2, 12);
     expect(metrics.tasks).toBe(2);
     expect(rollouts.filter((t) => t.generation === 0)).toHaveLength(4);
     expect(rollouts.filter((t) => t.generation === 1)).toHaveLength(12);
@@ -116,7 +122,7 @@ describe('examples/household-skill-r1', () => {
     expect(summary).toMatchObject({
       status: 'completed',
       methodLabel: 'evolve:grpo',
-      rollouts: 28,
+      rollouts: 30,
       notes: [],
     });
     expect(summary.generations).toBe(2); // the last generation recorded (0 is s0)
@@ -126,7 +132,7 @@ describe('examples/household-skill-r1', () => {
 
   it('Skill-R1 inference: the same loop with the editor frozen (no training metrics)', async () => {
     const { dir, rollouts } = await run('skill-r1-inference.yaml', 'inference');
-    expect(rollouts).toHaveLength(28);
+    expect(rollouts).toHaveLength(30);
     const events = generationEvents(dir).filter((e) => e.generation > 0);
     expect(events).toHaveLength(4);
     for (const e of events)
