@@ -14,10 +14,30 @@ export interface CurriculumState {
   retired?: string[];
 }
 
-/** Paired validation: success rate with and without the skill, per family. */
+/** One family's paired validation: success rates and how many episodes each side ran. */
+export interface FamilyValidation {
+  /** Success rate of the with-skill (z = 1) episodes, in [0, 1]. */
+  withSkill: number;
+  /** Success rate of the skill-free (z = 0) episodes, in [0, 1]. */
+  withoutSkill: number;
+  /**
+   * How many with-skill (z = 1) validation episodes ran for this family. 0 when none ran (a family without
+   * a skill): `withSkill` is then a placeholder and the side is no evidence.
+   */
+  withSkillEpisodes: number;
+  /** How many skill-free (z = 0) validation episodes ran for this family. */
+  withoutSkillEpisodes: number;
+  /** Total episodes, withSkillEpisodes + withoutSkillEpisodes; kept for readers of older runs. */
+  episodes?: number;
+}
+
+/**
+ * Paired validation: success rate with and without the skill, per family, with the episode counts behind
+ * each rate (a curriculum weighs a 0/8 vs 0/8 result as the little evidence it is).
+ */
 export interface ValidationResult {
   step: number;
-  families: Record<string, { withSkill: number; withoutSkill: number; episodes?: number }>;
+  families: Record<string, FamilyValidation>;
 }
 
 export interface CurriculumController {

@@ -123,8 +123,15 @@ export const validationResultSchema = {
       type: 'object',
       additionalProperties: {
         type: 'object',
-        required: ['withSkill', 'withoutSkill'],
-        properties: { withSkill: score01, withoutSkill: score01, episodes: { type: 'integer', minimum: 0 } },
+        required: ['withSkill', 'withoutSkill', 'withSkillEpisodes', 'withoutSkillEpisodes'],
+        properties: {
+          withSkill: score01,
+          withoutSkill: score01,
+          // Episodes per side: how much evidence each rate is (0 = that side did not run).
+          withSkillEpisodes: { type: 'integer', minimum: 0 },
+          withoutSkillEpisodes: { type: 'integer', minimum: 0 },
+          episodes: { type: 'integer', minimum: 0 },
+        },
       },
     },
   },

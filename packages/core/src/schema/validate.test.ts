@@ -75,6 +75,47 @@ describe('validate', () => {
     expect(checkSchema('event', { type: 'nope' })[0]?.path).toBe('$.type');
   });
 
+  it('requires episode counts per side in a validation result', () => {
+    const heat = { withSkill: 0.5, withoutSkill: 0.25, withSkillEpisodes: 8, withoutSkillEpisodes: 8 };
+    expect(checkSchema('validation-result', { step: 0, families: { heat } })).toEqual([]);
+    expect(
+      checkSchema('validation-result', { step: 10, families: { heat: { ...heat, episodes: 16 } } }),
+    ).toEqual([]);
+    // A family without a skill ran no with-skill episodes: 0 is a valid count (no evidence), not a gap.
+    expect(
+      checkSchema('validation-result', {
+        step: 10,
+        families: { cool: { withSkill: 1, withoutSkill: 1, withSkillEpisodes: 0, withoutSkillEpisodes: 1 } },
+      }),
+    ).toEqual([]);
+    expect(
+      checkSchema('validation-result', {
+        step: 10,
+        families: { heat: { withSkill: 0.5, withoutSkill: 0.25 } },
+      }),
+    ).toEqual([
+      { path: '$.families.heat.withSkillEpisodes', message: 'is required but missing' },
+      { path: '$.families.heat.withoutSkillEpisodes', message: 'is required but missing' },
+    ]);
+    const issues = checkSchema('validation-result', {
+      step: 10,
+      families: { heat: { ...heat, withSkillEpisodes: -1, withoutSkillEpisodes: 2.5 } },
+    });
+    expect(issues).toEqual([
+      { path: '$.families.heat.withSkillEpisodes', message: 'expected a number >= 0' },
+      { path: '$.families.heat.withoutSkillEpisodes', message: 'expected integer' },
+    ]);
+    // The validation event carries the same schema.
+    const event = { type: 'validation', runId: 'r', time: '2026-11-29T10:00:00.000Z', step: 0 };
+    expect(checkSchema('event', { ...event, validation: { step: 0, families: { heat } } })).toEqual([]);
+    expect(
+      checkSchema('event', {
+        ...event,
+        validation: { step: 0, families: { heat: { withSkill: 1, withoutSkill: 0 } } },
+      }).map((i) => i.path),
+    ).toContain('$.validation.families.heat.withSkillEpisodes');
+  });
+
   it('validates skills with the Agent Skills limits', () => {
     const issues = checkSchema('skill', { name: 'Bad Name', description: '', body: 1, extra: true });
     expect(issues).toEqual(
