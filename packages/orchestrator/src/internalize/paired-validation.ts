@@ -5,7 +5,7 @@ import type { RunSession } from '../run/run-session.js';
 
 /**
  * Paired validation: every validation task runs `episodes` times with its family's skill and `episodes`
- * times without; success rates per family. A family without a skill reports its skill-free rate for both.
+ * times without; success rates and episode counts per family (see `summariseValidation`).
  */
 export async function pairedValidation(
   session: RunSession,
@@ -28,6 +28,11 @@ export async function pairedValidation(
   return { validation: summariseValidation(step, runs), runs };
 }
 
+/**
+ * Success rate and episode count per family and side. A family without a skill ran no with-skill episodes:
+ * `withSkillEpisodes` is 0 and `withSkill` repeats its skill-free rate as a placeholder, so readers of rates
+ * alone see a zero gap while a curriculum sees that side as no evidence.
+ */
 export function summariseValidation(step: number, runs: readonly Trajectory[]): ValidationResult {
   const acc = new Map<string, { w: number; wn: number; o: number; on: number }>();
   for (const t of runs) {
@@ -50,6 +55,8 @@ export function summariseValidation(step: number, runs: readonly Trajectory[]): 
     families[family] = {
       withSkill: a.wn ? a.w / a.wn : without,
       withoutSkill: without,
+      withSkillEpisodes: a.wn,
+      withoutSkillEpisodes: a.on,
       episodes: a.wn + a.on,
     };
   }
