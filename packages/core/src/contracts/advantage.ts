@@ -19,6 +19,18 @@ export interface AdvantageBatch {
   stepRewards?: ArrayLike<ArrayLike<number>>;
   /** Outcome of each sample, when it differs from `score > 0` (shaped rewards). */
   successes?: ArrayLike<boolean | number>;
+  /**
+   * SKILLC's attribution strength λ_k of each sample's skill type for this step, finite and >= 0: 0 for a
+   * retired type or one without a skill. Filled by the method step (the curriculum's λ per family), so any
+   * estimator, built-in or third-party, receives it; one that does not use it ignores it.
+   */
+  lambdas?: ArrayLike<number>;
+  /**
+   * Skill-R1's previous-generation mean score per task instance, keyed by the instance id as a string (the
+   * `instanceIds` entry, else the `groupIds` one): the mean of the generation before the earliest one in
+   * the batch, i.e. s0's rollouts for generation 1. An instance without an entry has no previous mean.
+   */
+  previousMeans?: Record<string, number>;
 }
 
 export interface AdvantageResult {
