@@ -67,11 +67,24 @@ export interface ShopGoal {
   weight: number;
 }
 
-/** The fields of a product the reward reads (a subset of `ShopProduct`). */
-export type PurchasedProduct = Pick<
-  ShopProduct,
-  'query' | 'product_category' | 'name' | 'Title' | 'Attributes' | 'BulletPoints' | 'Description'
->;
+/** The fields of a product that `get_type_reward` reads. */
+export type TypedProduct = Pick<ShopProduct, 'query' | 'product_category' | 'name'>;
+
+/**
+ * The fields of a product that `get_attribute_reward` reads. `Title`, `BulletPoints` and `Description` are read
+ * only for a goal attribute that no product attribute matches, so they may be absent when every attribute
+ * matches (as in WebShop's own tests). `BulletPoints` may be one string, as WebShop's tests pass it; it is then
+ * read with Python's `' '.join(string)` semantics (its characters joined by spaces).
+ */
+export interface AttributedProduct {
+  Attributes: readonly string[];
+  Title?: string;
+  BulletPoints?: string | readonly string[];
+  Description?: string;
+}
+
+/** The fields of a product the reward reads; a `ShopProduct` is one. */
+export type PurchasedProduct = TypedProduct & AttributedProduct;
 
 /** The fields of a goal the reward reads. */
 export type RewardGoal = Pick<

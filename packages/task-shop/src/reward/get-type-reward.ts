@@ -1,4 +1,4 @@
-import type { PurchasedProduct, RewardGoal } from '../product/shop-product.js';
+import type { RewardGoal, TypedProduct } from '../product/shop-product.js';
 import { titleNouns } from './title-nouns.js';
 
 export interface TypeReward {
@@ -17,7 +17,10 @@ function categoryItems(productCategory: string): Set<string> {
  * breadcrumb items, or a noun overlap above 0.2 keeps 1.0; otherwise 0.5; a noun overlap under 0.1 gives
  * 0.1 and none at all 0 — those two override the query and category matches, as in WebShop.
  */
-export function getTypeReward(purchased: PurchasedProduct, goal: RewardGoal): TypeReward {
+export function getTypeReward(
+  purchased: TypedProduct,
+  goal: Pick<RewardGoal, 'query' | 'product_category' | 'name'>,
+): TypeReward {
   const query_match = purchased.query === goal.query;
 
   const goalItems = categoryItems(goal.product_category);

@@ -125,6 +125,54 @@ describe('getAttributeReward', () => {
     const p = product({ Attributes: ['noise isolating'], Description: '', BulletPoints: [], Title: 'x' });
     expect(getAttributeReward(p, goal({ attributes: ['noise cancelling'] }))).toEqual([0, 0]);
   });
+
+  it('reads Title, BulletPoints and Description only when an attribute is unmatched, in that order', () => {
+    const read: string[] = [];
+    const watched = {
+      Attributes: ['noise cancelling'],
+      get Title() {
+        read.push('Title');
+        return 'Travel headphones';
+      },
+      get BulletPoints() {
+        read.push('BulletPoints');
+        return ['hands free calls'];
+      },
+      get Description() {
+        read.push('Description');
+        return '';
+      },
+    };
+    expect(getAttributeReward(watched, { attributes: ['noise cancelling'] })).toEqual([1, 1]);
+    expect(read).toEqual([]);
+    // "travel" is in the title: Python's `or` stops there.
+    expect(getAttributeReward(watched, { attributes: ['travel'] })).toEqual([1, 1]);
+    expect(read).toEqual(['Title']);
+    read.length = 0;
+    // "hands free" is in a bullet; the title is lower-cased once per call, however many attributes need it.
+    expect(getAttributeReward(watched, { attributes: ['hands free', 'water resistant'] })).toEqual([0.5, 1]);
+    expect(read).toEqual(['Title', 'BulletPoints', 'Description']);
+  });
+
+  it('throws a typed error naming a field it needs and the product lacks (WebShop: KeyError)', () => {
+    expect(() => getAttributeReward({ Attributes: [] }, { attributes: ['tea tree'] })).toThrow(
+      /purchased\.Title/,
+    );
+    expect(() =>
+      getAttributeReward({ Attributes: [], Title: '', BulletPoints: [] }, { attributes: ['tea tree'] }),
+    ).toThrow(/purchased\.Description/);
+  });
+
+  it("reads one BulletPoints string as Python's ' '.join(string): its characters spaced out", () => {
+    const p = { Attributes: [], Title: '', Description: '', BulletPoints: 'Tea tree oil' };
+    // ' '.join('Tea tree oil') is 't e a   t r e e   o i l' once lower-cased: "tea tree" is not in it,
+    // but a single letter or "e a" is.
+    expect(getAttributeReward(p, { attributes: ['tea tree'] })).toEqual([0, 0]);
+    expect(getAttributeReward(p, { attributes: ['e a', 'o'] })).toEqual([1, 2]);
+    expect(
+      getAttributeReward({ ...p, BulletPoints: ['Tea tree oil'] }, { attributes: ['tea tree'] }),
+    ).toEqual([1, 1]);
+  });
 });
 
 describe('normalizeColor and getOptionReward', () => {
