@@ -138,6 +138,97 @@ describe('policyGradientStep', () => {
     // Per-micro-batch means would have given (−½/1 + 3/2/3)/2 = 0 here.
   });
 
+  it('the two -norm modes, hand-checked, whole batch and one row at a time', async () => {
+    // Same batch: row 0 has 1 valid token (k = 0), row 1 has 3 (k = 1); θ = 0, b = 0, so π = ½ everywhere.
+    // gpg, A = 1: the masked token sum is Σ −log π, and ∂(−log π_k)/∂b0 = ½ − 1[k = 0]:
+    // ∂Σ/∂b0 = (½ − 1) + 3·½ = 1.
+    //   verl seq-mean-token-sum-norm: Σ / T = Σ / 3 → ∂/∂b0 = 1/3, SGD(1) moves b0 to −1/3.
+    //   Dr.GRPO form: Σ / (N_seqs · T) = Σ / (2 · 3) → ∂/∂b0 = 1/6, b0 → −1/6.
+    //   tokenScale 6 under verl: Σ / 6 → b0 → −1/6 (the paper's form equals verl's with tokenScale N_seqs · T).
+    // One row at a time: verl's rows give Σ0/3 + Σ1/3 = Σ/3 with no help; the Dr.GRPO form needs the full
+    // batch's N_seqs = 2 (each row alone has N_seqs = 1, which would give Σ/3, twice the step).
+    const tokens = [
+      [0, 0, 0],
+      [1, 1, 1],
+    ];
+    const mask = [
+      [1, 0, 0],
+      [1, 1, 1],
+    ];
+    const run = async (aggregation: AggregationMode, micro?: number, tokenScale?: number) => {
+      const zeros = [
+        [0, 0],
+        [0, 0],
+        [0, 0],
+      ];
+      const model = tabularPolicy(zeros, [0, 0]);
+      const opt = tf.train.sgd(1);
+      await policyGradientStep(
+        model,
+        { inputs: tokens, mask, advantages: [1, 1] },
+        {
+          optimizer: opt,
+          microBatchSize: micro,
+          loss: 'gpg',
+          aggregation,
+          ...(tokenScale && { tokenScale }),
+        },
+      );
+      const bias = Array.from(model.vars[1]?.dataSync() ?? []);
+      tf.dispose(model.vars);
+      opt.dispose();
+      return bias[0];
+    };
+    for (const micro of [undefined, 1]) {
+      expect(await run('seq-mean-token-sum-norm', micro)).toBeCloseTo(-1 / 3, 6);
+      expect(await run('seq-mean-token-sum-norm-drgrpo', micro)).toBeCloseTo(-1 / 6, 6);
+      expect(await run('seq-mean-token-sum-norm', micro, 6)).toBeCloseTo(-1 / 6, 6);
+    }
+  });
+
+  it('micro-batch accumulation gives the one-batch update in each aggregation mode (fixed batch, every mode)', async () => {
+    const rng = createRng(7);
+    const B = 5;
+    const T = 4;
+    const K = 3;
+    const theta = Array.from({ length: T }, () => Array.from({ length: K }, () => rng.normal(0, 0.5)));
+    const bias = Array.from({ length: K }, () => rng.normal(0, 0.5));
+    const tokens = Array.from({ length: B }, () => Array.from({ length: T }, () => rng.int(K)));
+    // Unequal lengths and one empty row, so every mode's denominator differs between micro-batches.
+    const mask = [
+      [1, 1, 1, 1],
+      [1, 0, 0, 0],
+      [0, 0, 0, 0],
+      [1, 1, 0, 0],
+      [1, 1, 1, 0],
+    ];
+    const advantages = tokens.map(() => rng.normal());
+    const oldLogProbs = tokens.map((row) => row.map(() => rng.normal(-1.2, 0.3)));
+    for (const mode of AGGREGATION_MODES) {
+      const update = async (micro: number | undefined) => {
+        const model = tabularPolicy(theta, bias);
+        const optimizer = tf.train.sgd(1);
+        const metrics = await policyGradientStep(
+          model,
+          { inputs: tokens, mask, advantages, oldLogProbs },
+          { optimizer, aggregation: mode, microBatchSize: micro, entropyCoef: 0.01 },
+        );
+        const values = model.vars.flatMap((v) => Array.from(v.dataSync()));
+        tf.dispose(model.vars);
+        optimizer.dispose();
+        return { metrics, values };
+      };
+      const whole = await update(undefined);
+      for (const micro of [1, 2, 3]) {
+        const parts = await update(micro);
+        expect(parts.metrics.loss, `${mode}, micro ${micro}`).toBeCloseTo(whole.metrics.loss, 5);
+        parts.values.forEach((x, i) => {
+          expect(x, `${mode}, micro ${micro}, parameter ${i}`).toBeCloseTo(whole.values[i] as number, 5);
+        });
+      }
+    }
+  });
+
   it('leaks no tensors: tf.memory().numTensors is flat over 100 steps', async () => {
     const model = tabularPolicy(
       [

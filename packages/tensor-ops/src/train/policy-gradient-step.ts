@@ -40,7 +40,7 @@ export interface PolicyGradientStepOptions<I> {
   tauNeg?: number;
   /** Loss aggregation (default `token-mean`); the KL and entropy terms use the same one. */
   aggregation?: AggregationMode;
-  /** Constant length for `seq-mean-token-sum-norm` (default T). */
+  /** Constant length of the two `-norm` modes (verl's `loss_scale_factor`; default T, the mask's width). */
   tokenScale?: number;
   /** KL penalty to the reference policy, added to the loss as `coef · aggregate(kl)`. */
   kl?: { kind: KlKind | string; coef: number };
