@@ -26,4 +26,30 @@ describe('d2skill-mixed', () => {
       -1 / d,
     ]);
   });
+
+  it('takes std, ε and the one-sample rule from a preset; options beside it override it', () => {
+    // Shaped [1.5, 1.5, 1.5, −0.5] as above (Σd² = 3): population std sqrt(0.75) (art), ε 1e-4 (trl).
+    const art = Math.sqrt(0.75) + 1e-6;
+    expectAdvantages(createD2SkillMixed({ preset: 'art' }).estimate(batch).advantages, [
+      0.5 / art,
+      0.5 / art,
+      0.5 / art,
+      -1.5 / art,
+    ]);
+    const trl = 1 + 1e-4;
+    expectAdvantages(createD2SkillMixed({ preset: 'trl' }).estimate(batch).advantages, [
+      0.5 / trl,
+      0.5 / trl,
+      0.5 / trl,
+      -1.5 / trl,
+    ]);
+    // A one-sample group without a no-skill rollout keeps its raw score under verl's rule, 0 by default.
+    const lone = { scores: [0.7], groupIds: [1], conditions: [1] };
+    expectAdvantages(createD2SkillMixed({ preset: 'verl' }).estimate(lone).advantages, [0.7 / (1 + 1e-6)]);
+    expectAdvantages(createD2SkillMixed().estimate(lone).advantages, [0]);
+    expectAdvantages(
+      createD2SkillMixed({ preset: 'verl', singleton: 'zero' }).estimate(lone).advantages,
+      [0],
+    );
+  });
 });

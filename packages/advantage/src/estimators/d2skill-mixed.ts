@@ -6,18 +6,30 @@ import { isSuccess, type OutcomeRule } from '../group/group-bookkeeping.js';
 import { computeGroupMoments, type StdKind } from '../group/group-moments.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
-import { groupNormalize } from './group-normalize.js';
+import { groupNormalize, type NormalizeConvention } from './group-normalize.js';
+import { type GrpoPreset, readConvention } from './grpo-presets.js';
 
 export interface D2SkillMixedOptions {
   /** Weight c of the intrinsic reward, >= 0, default 1. */
   c?: number;
   /** Which rollouts get the intrinsic reward: `all` (default, as PAPERS.md reads D2Skill) or `skill` (z = 1). */
   intrinsicOn?: 'all' | 'skill';
+  /** Take `std`, `epsilon` and `singleton` from a library's GRPO convention; options beside it override it. */
+  preset?: GrpoPreset;
   /** Std of the GRPO step, default `unbiased`. */
   std?: StdKind;
   /** Added to the std, default 1e-6. */
   epsilon?: number;
+  /** A one-sample group: `zero` (default) or its raw shaped reward / (1 + ε) (`raw`, verl's rule). */
+  singleton?: 'raw' | 'zero';
 }
+
+const D2SKILL_DEFAULTS: NormalizeConvention = {
+  scale: 'group',
+  std: 'unbiased',
+  epsilon: 1e-6,
+  singleton: 'zero',
+};
 
 /**
  * D2Skill's mixed normalisation (arXiv 2603.28716), the baseline SKILLC replaces. In each group, the
@@ -27,11 +39,17 @@ export interface D2SkillMixedOptions {
  * not the shaped reward; `intrinsic_mean` is the mean intrinsic reward over finite rollouts.
  */
 export function createD2SkillMixed(options?: D2SkillMixedOptions): AdvantageEstimator {
-  const reader = new OptionReader('d2skill-mixed', options, ['c', 'intrinsicOn', 'std', 'epsilon']);
+  const reader = new OptionReader('d2skill-mixed', options, [
+    'c',
+    'intrinsicOn',
+    'preset',
+    'std',
+    'epsilon',
+    'singleton',
+  ]);
   const c = reader.number('c', 1, { min: 0 });
   const intrinsicOn = reader.choice('intrinsicOn', ['all', 'skill'] as const, 'all');
-  const std = reader.choice('std', ['unbiased', 'population'] as const, 'unbiased');
-  const epsilon = reader.number('epsilon', 1e-6, { min: 0 });
+  const convention = readConvention(reader, D2SKILL_DEFAULTS, ['std', 'epsilon', 'singleton']);
   return {
     name: 'd2skill-mixed',
     estimate(batch, options) {
@@ -89,13 +107,7 @@ export function createD2SkillMixed(options?: D2SkillMixedOptions): AdvantageEsti
       }
       const shapedMoments = computeGroupMoments(shaped, index);
       const advantages = outputArray('d2skill-mixed', size, options, true);
-      groupNormalize(
-        shaped,
-        index,
-        shapedMoments,
-        { scale: 'group', std, epsilon, singleton: 'zero' },
-        advantages,
-      );
+      groupNormalize(shaped, index, shapedMoments, convention, advantages);
       return {
         advantages,
         metrics: { ...bookkeeping, intrinsic_mean: finite === 0 ? 0 : intrinsicSum / finite },

@@ -21,4 +21,30 @@ describe('grpo-passk', () => {
     const tied = { scores: [0.9, 0.2, 0.9], groupIds: [1, 1, 1] };
     expectAdvantages(createGrpoPassk().estimate(tied).advantages, [0, 0, 0]);
   });
+
+  it('takes std and ε from a preset; options beside it override it', () => {
+    // Σd² = 0.25 over 4: population std 0.25 (art), unbiased sqrt(0.25/3) with ε 1e-4 (trl).
+    expectAdvantages(createGrpoPassk({ preset: 'art' }).estimate(b).advantages, [
+      0,
+      0.3 / (0.25 + 1e-6),
+      0,
+      0,
+      0,
+    ]);
+    expectAdvantages(createGrpoPassk({ preset: 'trl' }).estimate(b).advantages, [
+      0,
+      0.3 / (Math.sqrt(0.25 / 3) + 1e-4),
+      0,
+      0,
+      0,
+    ]);
+    expectAdvantages(
+      createGrpoPassk({ preset: 'art', epsilon: 0 }).estimate(b).advantages,
+      [0, 1.2, 0, 0, 0],
+    );
+    expect(createGrpoPassk({ preset: 'verl' }).estimate(b).advantages).toEqual(
+      createGrpoPassk().estimate(b).advantages,
+    );
+    expect(() => createGrpoPassk({ preset: 'x' } as never)).toThrow(/options\.preset/);
+  });
 });

@@ -4,15 +4,20 @@ import type { StdKind } from '../group/group-moments.js';
 import { stdFrom } from '../group/group-moments.js';
 import { prepareGroups } from '../group/prepare-groups.js';
 import { OptionReader } from '../options/read-options.js';
+import { type GrpoPreset, readConvention } from './grpo-presets.js';
 
 export interface GrpoPasskOptions {
   /** Divide by the group's std + ε (verl's `norm_adv_by_std_in_grpo`, default true). */
   normalize?: boolean;
+  /** Take `std` and `epsilon` from a library's GRPO convention; options given beside it override it. */
+  preset?: GrpoPreset;
   /** Default `unbiased` (torch.std, as verl). */
   std?: StdKind;
   /** Default 1e-6. */
   epsilon?: number;
 }
+
+const PASSK_DEFAULTS = { scale: 'group', std: 'unbiased', epsilon: 1e-6, singleton: 'zero' } as const;
 
 /**
  * GRPO pass@k (arXiv 2503.19595, verl `grpo_passk`): only the group's best sample gets a non-zero advantage,
@@ -20,10 +25,10 @@ export interface GrpoPasskOptions {
  * than two finite scores get 0 (verl raises on them).
  */
 export function createGrpoPassk(options?: GrpoPasskOptions): AdvantageEstimator {
-  const reader = new OptionReader('grpo-passk', options, ['normalize', 'std', 'epsilon']);
+  const reader = new OptionReader('grpo-passk', options, ['normalize', 'preset', 'std', 'epsilon']);
   const normalize = reader.boolean('normalize', true);
-  const std = reader.choice('std', ['unbiased', 'population'] as const, 'unbiased');
-  const epsilon = reader.number('epsilon', 1e-6, { min: 0 });
+  // A group of one gets 0 whatever the library does, so only std and ε come from a preset.
+  const { std, epsilon } = readConvention(reader, PASSK_DEFAULTS, ['std', 'epsilon']);
   return {
     name: 'grpo-passk',
     estimate(batch, options) {

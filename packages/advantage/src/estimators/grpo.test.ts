@@ -209,3 +209,18 @@ describe('grpo properties', () => {
     );
   });
 });
+
+describe('dr-grpo presets', () => {
+  it('take only the one-sample rule from a preset (verl raw, TRL and ART zero); never a std division', () => {
+    const b = { scores: [1, 0, 0.7], groupIds: [1, 1, 2] };
+    expectAdvantages(createDrGrpo().estimate(b).advantages, [0.5, -0.5, 0.7]);
+    expectAdvantages(createDrGrpo({ preset: 'verl' }).estimate(b).advantages, [0.5, -0.5, 0.7]);
+    expectAdvantages(createDrGrpo({ preset: 'trl' }).estimate(b).advantages, [0.5, -0.5, 0]);
+    expectAdvantages(createDrGrpo({ preset: 'art' }).estimate(b).advantages, [0.5, -0.5, 0]);
+    expectAdvantages(
+      createDrGrpo({ preset: 'art', singleton: 'raw' }).estimate(b).advantages,
+      [0.5, -0.5, 0.7],
+    );
+    expect(() => createDrGrpo({ std: 'population' } as never)).toThrow(/options\.std/);
+  });
+});
