@@ -12,6 +12,7 @@ const PER_SAMPLE_FIELDS = [
   'baselines',
   'stepRewards',
   'successes',
+  'lambdas',
 ] as const;
 
 export type BatchField = 'scores' | (typeof PER_SAMPLE_FIELDS)[number];

@@ -82,4 +82,34 @@ describe('skill-r1', () => {
       ),
     );
   });
+
+  it('reads previousMeans from the batch, over the option', () => {
+    // The batch's x: 0.1 as in the first test; the option's x: 0.9 is not used.
+    const est = createSkillR1({ previousMeans: { x: 0.9 } });
+    const fromBatch = est.estimate({ ...batch, previousMeans: { x: 0.1 } }).advantages;
+    expectAdvantages(fromBatch, [0.1, 0.75, 0.3, 0.2, -0.25, 0.6, 0.75, 0.25]);
+    // Without it in the batch, the option applies: x gen 1 inter 0.3 − 0.9 = −0.6.
+    expect(est.estimate(batch).advantages[0]).toBeCloseTo(-0.1 - 0.6, 14);
+    // An empty record in the batch means no previous means at all, not the option's.
+    expect(est.estimate({ ...batch, previousMeans: {} }).advantages[0]).toBeCloseTo(-0.1, 14);
+  });
+
+  it('checks batch.previousMeans: an object of finite numbers', () => {
+    const est = createSkillR1();
+    expect(() => est.estimate({ ...batch, previousMeans: { x: Number.NaN } })).toThrow(
+      /batch\.previousMeans\.x: skill-r1: expected a finite number/,
+    );
+    expect(() => est.estimate({ ...batch, previousMeans: [0.5] as never })).toThrow(/batch\.previousMeans/);
+    expect(() => est.estimate({ ...batch, previousMeans: { y: '0.5' } as never })).toThrow(
+      /batch\.previousMeans\.y/,
+    );
+  });
+
+  it('takes std and ε for normalizeIntra from a preset', () => {
+    // x gen 1: [0.2, 0.4]: population std 0.1 (art), unbiased sqrt(0.02) with ε 1e-4 (trl).
+    const at = (preset: 'art' | 'trl') =>
+      createSkillR1({ lambda: 0, normalizeIntra: true, preset }).estimate(batch).advantages[0];
+    expect(at('art')).toBeCloseTo(-0.1 / (0.1 + 1e-6), 12);
+    expect(at('trl')).toBeCloseTo(-0.1 / (Math.sqrt(0.02) + 1e-4), 12);
+  });
 });

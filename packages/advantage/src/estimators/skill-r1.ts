@@ -1,4 +1,4 @@
-import type { AdvantageEstimator } from '@skillrl/core';
+import type { AdvantageBatch, AdvantageEstimator } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
 import { outputArray } from '../batch/output-array.js';
 import { readBatch, requireField } from '../batch/read-batch.js';
@@ -6,12 +6,15 @@ import { groupBookkeeping } from '../group/group-bookkeeping.js';
 import { buildGroupIndex, buildPairIndex } from '../group/group-index.js';
 import { computeGroupMoments, type StdKind, stdFrom } from '../group/group-moments.js';
 import { OptionReader } from '../options/read-options.js';
+import { type GrpoPreset, readConvention } from './grpo-presets.js';
 
 export interface SkillR1Options {
   /** Weight of the inter-generation term, >= 0, default 1. */
   lambda?: number;
   /** Divide A_intra by the generation's std + ε (default false: centred only, as the paper's form). */
   normalizeIntra?: boolean;
+  /** Take `std` and `epsilon` (used by `normalizeIntra`) from a library's GRPO convention. */
+  preset?: GrpoPreset;
   /** Std used by `normalizeIntra`, default `unbiased`. */
   std?: StdKind;
   /** Added to the std by `normalizeIntra`, default 1e-6. */
@@ -19,10 +22,12 @@ export interface SkillR1Options {
   /**
    * Per instance, the mean score of the generation before the earliest one in the batch (s0's rollouts for
    * generation 1). Keys are instance ids compared as strings. An instance without one gets A_inter = 0 for
-   * its earliest generation.
+   * its earliest generation. For standalone use: the batch's `previousMeans`, when present, replaces it.
    */
   previousMeans?: Record<string, number> | Map<string | number, number>;
 }
+
+const SKILL_R1_DEFAULTS = { scale: 'group', std: 'unbiased', epsilon: 1e-6, singleton: 'zero' } as const;
 
 /**
  * Skill-R1's two-level advantage (arXiv 2605.09359). Samples are candidate skills; a group is one
@@ -32,7 +37,8 @@ export interface SkillR1Options {
  *     A_inter(g)    = mean_i r_g^(i) − mean_i r_{g'}^(i)       g' = the instance's nearest earlier generation
  *     A             = A_intra + λ · A_inter
  *
- * The earliest generation of an instance compares with `previousMeans`, or gets A_inter = 0. A generation
+ * The earliest generation of an instance compares with its previous mean — `batch.previousMeans` (what the
+ * evolve loop fills), else `options.previousMeans` — or gets A_inter = 0. A generation
  * missing from the batch is skipped over (g' is the nearest one present). The bookkeeping metrics count
  * (instance, generation) cells as groups; `inter_mean` is the mean A_inter over cells that have one.
  */
@@ -40,14 +46,14 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
   const reader = new OptionReader('skill-r1', options, [
     'lambda',
     'normalizeIntra',
+    'preset',
     'std',
     'epsilon',
     'previousMeans',
   ]);
   const lambda = reader.number('lambda', 1, { min: 0 });
   const normalizeIntra = reader.boolean('normalizeIntra', false);
-  const std = reader.choice('std', ['unbiased', 'population'] as const, 'unbiased');
-  const epsilon = reader.number('epsilon', 1e-6, { min: 0 });
+  const { std, epsilon } = readConvention(reader, SKILL_R1_DEFAULTS, ['std', 'epsilon']);
   const previousMeans = reader.numberMap('previousMeans');
   return {
     name: 'skill-r1',
@@ -59,6 +65,7 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
         'skill-r1',
         'give each candidate the generation that proposed it',
       );
+      const previous = batchPreviousMeans(batch) ?? previousMeans;
       const instanceKeys = batch.instanceIds ?? batch.groupIds;
       const instances = buildGroupIndex(instanceKeys);
       const generations = buildGroupIndex(generationsField as ArrayLike<number>);
@@ -110,17 +117,17 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
           ordered[b + 1] = c;
         }
         const key = instanceKeys[instances.firstSample[k] as number];
-        let previous = previousMeans?.get(String(key));
+        let previousMean = previous?.get(String(key));
         for (let a = lo; a < hi; a++) {
           const c = ordered[a] as number;
           const mean = moments.mean[c] as number;
           if (moments.count[c] === 0) continue;
-          if (previous !== undefined) {
-            inter[c] = mean - previous;
-            interSum += mean - previous;
+          if (previousMean !== undefined) {
+            inter[c] = mean - previousMean;
+            interSum += mean - previousMean;
             interCells++;
           }
-          previous = mean;
+          previousMean = mean;
         }
       }
 
@@ -144,4 +151,29 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
       };
     },
   };
+}
+
+/** `batch.previousMeans` as a map from instance id, each value checked; undefined when the batch has none. */
+function batchPreviousMeans(batch: AdvantageBatch): Map<string, number> | undefined {
+  const value: unknown = batch.previousMeans;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value) || ArrayBuffer.isView(value)) {
+    throw new InvalidArgumentError(
+      'batch.previousMeans',
+      'skill-r1: expected an object from instance id to the previous generation’s mean score',
+    );
+  }
+  // A Map is taken as well: Object.entries would silently read it as empty.
+  const entries = value instanceof Map ? [...value.entries()] : Object.entries(value);
+  const out = new Map<string, number>();
+  for (const [key, mean] of entries) {
+    if (typeof mean !== 'number' || !Number.isFinite(mean)) {
+      throw new InvalidArgumentError(
+        `batch.previousMeans.${String(key)}`,
+        `skill-r1: expected a finite number, got ${String(mean)}; leave out an instance that has no previous mean`,
+      );
+    }
+    out.set(String(key), mean);
+  }
+  return out;
 }
