@@ -75,6 +75,37 @@ describeEstimatorConformance(
   },
 );
 
+describeEstimatorConformance(
+  'skillc (additive ablation, λ per sample from the batch)',
+  () => createEstimator('skillc', { correction: 'additive' }),
+  {
+    requiredFields: ['conditions'],
+    buildBatch: (base, rng) => ({
+      ...conditionsByPosition(base),
+      lambdas: base.scores.map(() => 2 * rng.float()),
+    }),
+  },
+);
+describeEstimatorConformance(
+  'skillc (λ per sample from the batch, gate all, art preset)',
+  () => createEstimator('skillc', { gate: 'all', preset: 'art' }),
+  {
+    requiredFields: ['conditions'],
+    buildBatch: (base, rng) => ({
+      ...conditionsByPosition(base),
+      lambdas: base.scores.map(() => 2 * rng.float()),
+    }),
+  },
+);
+describeEstimatorConformance('skill-r1 (previous means from the batch)', () => createEstimator('skill-r1'), {
+  requiredFields: ['generations'],
+  buildBatch: (base) => ({
+    ...base,
+    generations: base.scores.map((_, i) => i % 3),
+    previousMeans: { 1: 0.5, 'task-0': 0.25 },
+  }),
+});
+
 describe('conformance coverage', () => {
   it('has a conformance entry for every registered estimator', () => {
     expect(listEstimators().filter((name) => !(name in CONFORMANCE))).toEqual([]);
