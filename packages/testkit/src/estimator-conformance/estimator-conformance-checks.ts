@@ -51,8 +51,8 @@ function close(a: number, b: number): boolean {
 
 /**
  * The checks an advantage estimator must pass, as plain functions (no test framework needed):
- * shape, finiteness, metrics, determinism and purity, group isolation, non-finite scores, missing fields,
- * mismatched lengths. `describeEstimatorConformance` runs them as vitest tests.
+ * shape, finiteness, metrics, determinism and purity, unknown fields ignored, group isolation, non-finite
+ * scores, missing fields, mismatched lengths. `describeEstimatorConformance` runs them as vitest tests.
  */
 export function estimatorConformanceChecks(
   create: () => AdvantageEstimator,
@@ -171,6 +171,30 @@ export function estimatorConformanceChecks(
       },
     },
   ];
+
+  checks.push({
+    name: 'ignores batch fields it does not read (the batch contract only grows)',
+    run() {
+      for (let k = 0; k < cases; k++) {
+        const batch = build(baseCase(k), k);
+        const rng = createRng(seed).fork('extra-fields').fork(k);
+        // New per-sample and per-batch fields, as a newer @skillrl/core may send (as lambdas and
+        // previousMeans were added): an estimator written before them must keep working, unchanged.
+        const extended = {
+          ...batch,
+          conformanceExtraPerSample: Array.from(batch.scores, () => rng.float()),
+          conformanceExtraRecord: { note: 'unknown to every estimator', value: 1 },
+        } as AdvantageBatch;
+        const expected = estimate(create(), batch, `batch ${k}`).advantages;
+        const got = estimate(create(), extended, `batch ${k} with two unknown fields`).advantages;
+        for (let i = 0; i < expected.length; i++) {
+          if (!Object.is(got[i], expected[i])) {
+            fail(`batch ${k}: with unknown fields, advantage ${i} is ${got[i]}, without ${expected[i]}`);
+          }
+        }
+      }
+    },
+  });
 
   if (options.groupLocal !== false) {
     checks.push({

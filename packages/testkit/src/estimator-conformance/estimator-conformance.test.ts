@@ -17,6 +17,11 @@ function createCentred(options: { breakWith?: string } = {}): AdvantageEstimator
     name: 'centred',
     estimate(batch: AdvantageBatch, estimateOptions?: EstimateOptions) {
       if (!batch.lengths && mode !== 'no-missing-field') throw new MissingFieldError('centred', 'lengths');
+      if (mode === 'strict-fields') {
+        const known = ['scores', 'groupIds', 'lengths'];
+        const unknown = Object.keys(batch).find((key) => !known.includes(key));
+        if (unknown) throw new InvalidArgumentError(`batch.${unknown}`, 'centred: unknown field');
+      }
       const n = batch.scores.length;
       if (batch.groupIds.length !== n) {
         throw new InvalidArgumentError(
@@ -127,6 +132,12 @@ describe('estimatorConformanceChecks catches broken estimators', () => {
   it('flags an estimator that leaves stale entries in a reused `out` array', () => {
     expect(failing('dirty-out')).toEqual([
       'gives the same advantages when handed a used `out` array to write into',
+    ]);
+  });
+
+  it('flags an estimator that rejects batch fields it does not know', () => {
+    expect(failing('strict-fields')).toEqual([
+      'ignores batch fields it does not read (the batch contract only grows)',
     ]);
   });
 
