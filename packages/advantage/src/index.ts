@@ -22,7 +22,7 @@ export {
 export { createRemax } from './estimators/remax.js';
 export { createRloo, type RlooOptions } from './estimators/rloo.js';
 export { createSkillR1, type SkillR1Options } from './estimators/skill-r1.js';
-export { createSkillc, type SkillcOptions } from './estimators/skillc.js';
+export { createSkillc, type SkillcCorrection, type SkillcOptions } from './estimators/skillc.js';
 export type { GroupBookkeeping, OutcomeRule } from './group/group-bookkeeping.js';
 // Group bookkeeping shared by every estimator, for third-party estimators that want the same metrics.
 export { buildGroupIndex, type GroupIndex } from './group/group-index.js';
