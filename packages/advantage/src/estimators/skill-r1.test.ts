@@ -34,6 +34,24 @@ describe('skill-r1', () => {
     expectAdvantages(advantages, [0, 0.375, 0.2, 0, -0.25, 0.4, 0.375, 0.25]);
   });
 
+  it('reads λ per sample from batch.lambdas, over the option', () => {
+    // Same cells as above with previousMeans x: 0.1. Batch λ 0.5 everywhere gives the λ = 0.5 values even
+    // though the option says 2; λ 0 on y's samples leaves y with A_intra alone (y gen 3: 0).
+    const est = createSkillR1({ lambda: 2, previousMeans: { x: 0.1 } });
+    expectAdvantages(
+      est.estimate({ ...batch, lambdas: batch.scores.map(() => 0.5) }).advantages,
+      [0, 0.375, 0.2, 0, -0.25, 0.4, 0.375, 0.25],
+    );
+    const yWithout = batch.groupIds.map((g) => (g === 'y' ? 0 : 1));
+    expectAdvantages(
+      est.estimate({ ...batch, lambdas: yWithout }).advantages,
+      [0.1, 0, 0.3, 0.2, -0.25, 0.6, 0, 0.25],
+    );
+    expect(() => est.estimate({ ...batch, lambdas: [1, 1, 1, -1, 1, 1, 1, 1] })).toThrow(
+      /batch\.lambdas\[3\]/,
+    );
+  });
+
   it('divides A_intra by std + ε with normalizeIntra', () => {
     // x gen 1: [0.2, 0.4], unbiased std sqrt(0.02) = 0.1414213562 → ∓0.1/(0.1414213562 + 1e-6) = ∓0.7071017812.
     const { advantages } = createSkillR1({ lambda: 0, normalizeIntra: true }).estimate(batch);

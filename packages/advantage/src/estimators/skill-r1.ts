@@ -9,7 +9,7 @@ import { OptionReader } from '../options/read-options.js';
 import { type GrpoPreset, readConvention } from './grpo-presets.js';
 
 export interface SkillR1Options {
-  /** Weight of the inter-generation term, >= 0, default 1. */
+  /** Weight of the inter-generation term, >= 0, default 1; the batch's `lambdas`, when present, replace it. */
   lambda?: number;
   /** Divide A_intra by the generation's std + ε (default false: centred only, as the paper's form). */
   normalizeIntra?: boolean;
@@ -35,7 +35,7 @@ const SKILL_R1_DEFAULTS = { scale: 'group', std: 'unbiased', epsilon: 1e-6, sing
  *
  *     A_intra(g, i) = r_g^(i) − mean_j r_g^(j)                 (option: / (std_j + ε))
  *     A_inter(g)    = mean_i r_g^(i) − mean_i r_{g'}^(i)       g' = the instance's nearest earlier generation
- *     A             = A_intra + λ · A_inter
+ *     A             = A_intra + λ · A_inter                   λ = batch.lambdas[i] (the evolve loop's), else the option
  *
  * The earliest generation of an instance compares with its previous mean — `batch.previousMeans` (what the
  * evolve loop fills), else `options.previousMeans` — or gets A_inter = 0. A generation
@@ -66,6 +66,7 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
         'give each candidate the generation that proposed it',
       );
       const previous = batchPreviousMeans(batch) ?? previousMeans;
+      const lambdas = batchLambdas(batch, checked.size);
       const instanceKeys = batch.instanceIds ?? batch.groupIds;
       const instances = buildGroupIndex(instanceKeys);
       const generations = buildGroupIndex(generationsField as ArrayLike<number>);
@@ -142,7 +143,7 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
           const denom = stdFrom(moments.m2[c] as number, moments.count[c] as number, std) + epsilon;
           if (denom !== 0) intra /= denom;
         }
-        advantages[i] = intra + lambda * (inter[c] as number);
+        advantages[i] = intra + (lambdas ? (lambdas[i] as number) : lambda) * (inter[c] as number);
       }
       const bookkeeping = groupBookkeeping(moments);
       return {
@@ -176,4 +177,21 @@ function batchPreviousMeans(batch: AdvantageBatch): Map<string, number> | undefi
     out.set(String(key), mean);
   }
   return out;
+}
+
+/** `batch.lambdas` (the weight of A_inter per sample), each value checked; undefined when the batch has none. */
+function batchLambdas(batch: AdvantageBatch, size: number): ArrayLike<number> | undefined {
+  const lambdas = batch.lambdas;
+  if (lambdas === undefined || lambdas === null) return undefined;
+  // The length was checked with the other per-sample fields.
+  for (let i = 0; i < size; i++) {
+    const v: unknown = lambdas[i];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+      throw new InvalidArgumentError(
+        `batch.lambdas[${i}]`,
+        `skill-r1: expected a finite number >= 0 (the weight of A_inter), got ${String(v)}`,
+      );
+    }
+  }
+  return lambdas;
 }

@@ -20,9 +20,10 @@ export interface AdvantageBatch {
   /** Outcome of each sample, when it differs from `score > 0` (shaped rewards). */
   successes?: ArrayLike<boolean | number>;
   /**
-   * SKILLC's attribution strength λ_k of each sample's skill type for this step, finite and >= 0: 0 for a
-   * retired type or one without a skill. Filled by the method step (the curriculum's λ per family), so any
-   * estimator, built-in or third-party, receives it; one that does not use it ignores it.
+   * The method's λ for each sample, finite and >= 0, filled by the method step so that any estimator,
+   * built-in or third-party, receives it (one that does not use it ignores it). SKILLC: the attribution
+   * strength λ_k of the sample's skill type for this step (the curriculum's), 0 for a retired type or one
+   * without a skill. Skill-R1: the weight of the inter-generation term A_inter (`evolve.lambda`).
    */
   lambdas?: ArrayLike<number>;
   /**
