@@ -14,13 +14,14 @@ export {
   type Skill0CurriculumJSON,
   type Skill0CurriculumOptions,
 } from './skill0-curriculum.js';
-// SKILLC: smoothed validation gap → λ_k, ρ_k, monotone retirement.
+// SKILLC: smoothed validation gap → λ_k, ρ_k, monotone retirement on evidence.
 export {
   createSkillcCurriculum,
   restoreSkillcCurriculum,
   type SkillcCurriculum,
   type SkillcCurriculumJSON,
   type SkillcCurriculumOptions,
+  type SkillcEvidence,
 } from './skillc-curriculum.js';
 // Static: fixed ρ and λ.
 export {

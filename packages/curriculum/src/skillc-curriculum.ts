@@ -1,23 +1,43 @@
 import type { CurriculumController, CurriculumState, JsonValue, ValidationResult } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
-import { checkFamilies, checkNumber, clip01, measuredGap } from './check-options.js';
+import { attributionRatio } from './attribution-ratio.js';
+import { checkFamilies, checkNumber } from './check-options.js';
+import { checkValidationShape, type FamilyReading, readFamilyValidation } from './read-validation.js';
 
 /**
  * SKILLC's internalization-aware curriculum. PAPERS.md: the signals (a smoothed paired-validation gap per
- * skill type, started from the first measurement) are the paper's; the schedules and the defaults of
- * ρ_min, ρ_max and τ (no published values) are ours.
+ * skill type, started from the first measurement, taken before training) are the paper's; the schedules,
+ * the evidence rule and the defaults of ρ_min, ρ_max, τ, minEvidence and gapFloor (no published values) are
+ * ours.
+ *
+ * The loop validates at step 0, before any update (`validationDue(0)` is true), and passes that validation
+ * to `observe({ step: 0, ... })`: it is Δ̄_first, the untrained policy's gap. Then every d steps.
  */
 export interface SkillcCurriculumOptions {
   /** The skill types (task families) the curriculum tracks. */
   families: string[];
-  /** Base attribution strength λ; λ_k = λ · clip(Δ̄_t(k) / Δ̄_first(k), 0, 1). Default 1. */
+  /** Base attribution strength λ; λ_k = λ · clip(Δ̄_t(k) / max(Δ̄_first(k), gapFloor), 0, 1). Default 1. */
   lambda?: number;
   /** Smoothing factor α of Δ̄_t = α·Δ̄_{t−1} + (1 − α)·Δ_val. Default 0.9. */
   alpha?: number;
   /** Validate every d training steps. Default 10. */
   d?: number;
-  /** Retire a type for good once Δ̄_t(k) < τ. Default 0.02 (ours). */
+  /** Retire a type for good once Δ̄_t(k) < τ (and the evidence rule holds). Default 0.02 (ours). */
   tau?: number;
+  /**
+   * Evidence before retirement: a type retires only once the validations it was measured in add up to at
+   * least this many episodes on EACH side (with and without the skill), and never on its first one.
+   * A 0/8 vs 0/8 validation says nothing; pick and pick2 once retired at step 10 on exactly that.
+   * Default 16 (ours: two validations of 8 episodes per side). 0 leaves only the "not the first" rule.
+   */
+  minEvidence?: number;
+  /**
+   * Floor of the reference gap in r = clip(Δ̄_t / max(Δ̄_first, gapFloor), 0, 1), > 0. Keeps λ_k and ρ_k
+   * continuous in Δ̄_t and Δ̄_first, also when Δ̄_first ≤ 0. Default 0.125 (ours): one episode in a validation
+   * side of 8 (the paper's group size), the smallest non-zero gap such a validation shows; a first gap below
+   * it is below the measurement's resolution, so the ratio is taken against the floor instead.
+   */
+  gapFloor?: number;
   /** Share of z = 1 rollouts once a skill is (nearly) internalized. Default 0.125 (ours: 1 of a group of 8). */
   rhoMin?: number;
   /** Share of z = 1 rollouts while the skill is fully needed. Default 0.5 (ours: an even split). */
@@ -40,7 +60,19 @@ interface FamilyState {
   first: number | null;
   retired: boolean;
   retiredAt: number | null;
+  /** Validations in which this type was measured (both sides ran at least one episode). */
   validations: number;
+  /** With-skill episodes summed over those validations: the evidence behind Δ̄_t. */
+  withSkillEpisodes: number;
+  /** Skill-free episodes summed over those validations. */
+  withoutSkillEpisodes: number;
+}
+
+/** What a type's smoothed gap rests on. */
+export interface SkillcEvidence {
+  validations: number;
+  withSkillEpisodes: number;
+  withoutSkillEpisodes: number;
 }
 
 export interface SkillcCurriculumJSON {
@@ -55,12 +87,17 @@ export interface SkillcCurriculumJSON {
 
 export interface SkillcCurriculum extends CurriculumController {
   readonly name: 'skillc';
-  /** True when a paired validation is due at `step` (every d steps, and at step 0). */
+  /**
+   * True when a paired validation is due at `step`: at step 0, before any update (its gap is Δ̄_first), and
+   * every d steps after.
+   */
   validationDue(step: number): boolean;
   /** Δ̄_t per family (null before the first validation). */
   smoothedGaps(): Record<string, number | null>;
   /** Families retired so far, in the order they retired. */
   retirements(): { family: string; step: number }[];
+  /** Per family: measured validations and episodes per side so far (what the evidence rule counts). */
+  evidence(): Record<string, SkillcEvidence>;
   toJSON(): SkillcCurriculumJSON & JsonValue;
 }
 
@@ -77,6 +114,20 @@ function resolveOptions(options: SkillcCurriculumOptions): SkillcCurriculumJSON[
   const d = options.d ?? 10;
   if (!Number.isInteger(d) || d < 1)
     throw new InvalidArgumentError('options.d', `expected an integer >= 1, got ${d}`);
+  const minEvidence = options.minEvidence ?? 16;
+  if (!Number.isInteger(minEvidence) || minEvidence < 0) {
+    throw new InvalidArgumentError(
+      'options.minEvidence',
+      `expected an integer >= 0 (validation episodes per side), got ${String(minEvidence)}`,
+    );
+  }
+  const gapFloor = options.gapFloor ?? 0.125;
+  if (typeof gapFloor !== 'number' || !(gapFloor > 0 && gapFloor <= 1)) {
+    throw new InvalidArgumentError(
+      'options.gapFloor',
+      `expected a number in (0, 1] (it divides the gap), got ${String(gapFloor)}`,
+    );
+  }
   return {
     families,
     lambda: checkNumber('lambda', options.lambda ?? 1, 0, Number.MAX_VALUE),
@@ -87,6 +138,8 @@ function resolveOptions(options: SkillcCurriculumOptions): SkillcCurriculumJSON[
     rhoMax,
     fixedRho: options.fixedRho === undefined ? null : checkNumber('fixedRho', options.fixedRho, 0, 1),
     prune: options.prune ?? true,
+    minEvidence,
+    gapFloor,
     optimisticStart:
       options.optimisticStart === undefined
         ? null
@@ -102,13 +155,13 @@ function build(
   let currentStep = step;
   const state = families;
 
-  /** clip(Δ̄_t / Δ̄_first, 0, 1): 1 before any measurement (the skill is assumed needed). */
-  const ratio = (f: FamilyState): number => {
-    if (f.smoothed === null || f.first === null) return 1;
-    // A type whose skill did not help at first has nothing to internalize: no correction, few z = 1 rollouts.
-    if (f.first <= 0) return f.smoothed > 0 ? 1 : 0;
-    return clip01(f.smoothed / f.first);
-  };
+  const ratio = (f: FamilyState): number => attributionRatio(f.smoothed, f.first, opts.gapFloor);
+
+  // Evidence rule: never on the first measured validation, and only with minEvidence episodes per side.
+  const hasEvidence = (f: FamilyState): boolean =>
+    f.validations >= 2 &&
+    f.withSkillEpisodes >= opts.minEvidence &&
+    f.withoutSkillEpisodes >= opts.minEvidence;
 
   const snapshot = (): CurriculumState => {
     const lambda: Record<string, number> = {};
@@ -134,25 +187,26 @@ function build(
   const controller: SkillcCurriculum = {
     name: 'skillc',
     state: snapshot,
-    observe(validation: ValidationResult): CurriculumState {
-      if (!validation || typeof validation.step !== 'number' || typeof validation.families !== 'object') {
-        throw new InvalidArgumentError(
-          'validation',
-          'expected { step, families: { [family]: { withSkill, withoutSkill } } }',
-        );
-      }
+    observe(input: ValidationResult): CurriculumState {
+      const validation = checkValidationShape(input);
       if (validation.step < currentStep) {
         throw new InvalidArgumentError(
           'validation.step',
           `went backwards (${validation.step} after ${currentStep}); restore the curriculum from its checkpoint instead`,
         );
       }
+      // Read (and check) every family before changing anything: a bad entry leaves the state as it was.
+      const readings = new Map<string, FamilyReading | undefined>(
+        opts.families.map((family) => [family, readFamilyValidation(validation.families, family)]),
+      );
       currentStep = validation.step;
       for (const family of opts.families) {
         const f = state[family]!;
         if (f.retired) continue;
-        const gap = measuredGap(validation.families, family);
-        if (gap === undefined) continue;
+        const reading = readings.get(family);
+        // A side that ran no episode (a family without a skill) is no evidence: the gap is a placeholder.
+        if (!reading?.measured) continue;
+        const gap = reading.gap;
         if (f.smoothed === null) {
           if (opts.optimisticStart !== null) {
             f.first = opts.optimisticStart;
@@ -166,7 +220,9 @@ function build(
           f.smoothed = opts.alpha * f.smoothed + (1 - opts.alpha) * gap;
         }
         f.validations++;
-        if (opts.prune && f.smoothed < opts.tau) {
+        f.withSkillEpisodes += reading.withSkillEpisodes;
+        f.withoutSkillEpisodes += reading.withoutSkillEpisodes;
+        if (opts.prune && f.smoothed < opts.tau && hasEvidence(f)) {
           // Monotone: a retired type never comes back.
           f.retired = true;
           f.retiredAt = currentStep;
@@ -181,6 +237,13 @@ function build(
         .filter((f) => state[f]!.retired)
         .map((f) => ({ family: f, step: state[f]!.retiredAt! }))
         .sort((a, b) => a.step - b.step),
+    evidence: () =>
+      Object.fromEntries(
+        opts.families.map((family) => {
+          const { validations, withSkillEpisodes, withoutSkillEpisodes } = state[family]!;
+          return [family, { validations, withSkillEpisodes, withoutSkillEpisodes }];
+        }),
+      ),
     toJSON: () =>
       JSON.parse(
         JSON.stringify({ kind: 'skillc', options: opts, step: currentStep, families: state }),
@@ -193,12 +256,26 @@ function build(
 export function createSkillcCurriculum(options: SkillcCurriculumOptions): SkillcCurriculum {
   const opts = resolveOptions(options);
   const families: Record<string, FamilyState> = {};
-  for (const f of opts.families)
-    families[f] = { smoothed: null, first: null, retired: false, retiredAt: null, validations: 0 };
+  for (const f of opts.families) {
+    families[f] = {
+      smoothed: null,
+      first: null,
+      retired: false,
+      retiredAt: null,
+      validations: 0,
+      withSkillEpisodes: 0,
+      withoutSkillEpisodes: 0,
+    };
+  }
   return build(opts, 0, families);
 }
 
-/** Restores a SKILLC curriculum from `toJSON()` output; the result behaves exactly like the original. */
+/**
+ * Restores a SKILLC curriculum from `toJSON()` output; the result behaves exactly like the original.
+ * A checkpoint written before validations carried episode counts restores with 0 episodes accumulated per
+ * side (and the defaults of `minEvidence` and `gapFloor`): its types retire only on evidence gathered from
+ * then on; types it had already retired stay retired.
+ */
 export function restoreSkillcCurriculum(json: SkillcCurriculumJSON): SkillcCurriculum {
   if (json?.kind !== 'skillc') {
     throw new InvalidArgumentError(
@@ -216,7 +293,19 @@ export function restoreSkillcCurriculum(json: SkillcCurriculumJSON): SkillcCurri
   for (const f of opts.families) {
     const s = json.families[f];
     if (!s) throw new InvalidArgumentError(`curriculum JSON families.${f}`, 'is missing');
-    families[f] = { ...s };
+    const restored: FamilyState = { ...s, withSkillEpisodes: 0, withoutSkillEpisodes: 0 };
+    for (const side of ['withSkillEpisodes', 'withoutSkillEpisodes'] as const) {
+      const count = (s as Partial<FamilyState>)[side];
+      if (count === undefined) continue;
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) {
+        throw new InvalidArgumentError(
+          `curriculum JSON families.${f}.${side}`,
+          `expected a non-negative integer, got ${String(count)}`,
+        );
+      }
+      restored[side] = count;
+    }
+    families[f] = restored;
   }
   return build(opts, json.step, families);
 }
