@@ -29,22 +29,3 @@ export function checkFamilies(families: unknown): string[] {
 }
 
 export const clip01 = (x: number): number => (x < 0 ? 0 : Math.min(x, 1));
-
-/** The validation gap Δ_val = SR_with − SR_without for one family, or undefined if it was not measured. */
-export function measuredGap(
-  families: Record<string, { withSkill: number; withoutSkill: number }>,
-  family: string,
-): number | undefined {
-  const entry = families[family];
-  if (!entry) return undefined;
-  const { withSkill, withoutSkill } = entry;
-  if (
-    ![withSkill, withoutSkill].every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= 1)
-  ) {
-    throw new InvalidArgumentError(
-      `validation.families.${family}`,
-      `expected withSkill and withoutSkill success rates in [0, 1], got ${withSkill} and ${withoutSkill}`,
-    );
-  }
-  return withSkill - withoutSkill;
-}

@@ -6,7 +6,9 @@
 // Checkpoints: restore any of them by kind.
 export { type AnyCurriculum, type CurriculumJSON, restoreCurriculum } from './restore-curriculum.js';
 
-// SKILL0 baseline: ranked skill files under a fixed max-set schedule (not monotone).
+// SKILL0 baseline, as its code does it: ranked skill files under a max-set schedule (not monotone), and
+// the with-skill context each family's prompt carries.
+export { composeSkillContext } from './compose-skill-context.js';
 export {
   createSkill0Curriculum,
   restoreSkill0Curriculum,
