@@ -66,7 +66,7 @@ describe('skillrl CLI', () => {
     expect(Object.keys(runs[0].metrics)).toContain('test_success_without');
     expect(Object.keys(runs[1].metrics)).toContain('final_eval_reward');
     expect(runs[0].highlights.join('\n')).toMatch(
-      /validation success without skills: [\d.]+ % at step 5 → [\d.]+ % at step 10/,
+      /validation success without skills: [\d.]+ % at step 0 → [\d.]+ % at step 10/,
     );
     expect(runs[1].highlights[0]).toMatch(/^mean reward per generation .*: [\d.]+ % → [\d.]+ % → [\d.]+ %$/);
     const rolloutLines = (dir: string) =>

@@ -91,10 +91,14 @@ describe('evolve offline', () => {
         .reduce((a, r) => a + r.advantage, 0);
       expect(sum).toBeCloseTo(0, 10);
     }
-    // No s0 generation for the baseline: 2 tasks × 3 candidates × 2 episodes.
-    expect(result.metrics.rollouts).toBe(12);
-    // Nothing ran in generation 0, so it has no mean (not a made-up 0).
-    expect(result.metrics.generation_0_mean).toBeUndefined();
+    // It starts from s0 like every variant with an editor: 2 tasks × 2 episodes under s0, then 2 tasks × 3
+    // candidates × 2 episodes; the editor revised each task's s0.
+    expect(result.metrics.rollouts).toBe(16);
+    const rollouts = readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'));
+    const g0 = rollouts.filter((r) => r.generation === 0);
+    expect(g0).toHaveLength(4);
+    expect(g0.every((r) => r.skill !== undefined)).toBe(true);
+    expect(result.metrics.generation_0_mean).toBeTypeOf('number');
     expect(result.metrics.generation_1_mean).toBeTypeOf('number');
   });
 
@@ -119,6 +123,42 @@ describe('evolve offline', () => {
       expect(new Set(used).size).toBe(1);
       expect(names).toContain(used[0]);
     }
+  });
+
+  it('heldOut: after training, the frozen editor runs the same loop on unseen tasks from s0', async () => {
+    const dir = tempDir('evolve-heldout');
+    const config = evolveConfig(
+      { name: 'heldout' },
+      { finalEpisodes: 2, heldOut: { split: 'valid_unseen', limit: 3 } },
+    );
+    const configPath = writeConfig(dir, config);
+    const result = await evolve(config as never, { configPath });
+    const rollouts = readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'));
+    const trainTasks = new Set(rollouts.filter((r) => r.id.startsWith('g')).map((r) => r.taskId));
+    const held = rollouts.filter((r) => r.id.startsWith('h'));
+    // 3 tasks: s0 × 2 episodes, then 2 generations × 3 candidates × 2 episodes, then 2 final episodes each.
+    expect(held).toHaveLength(3 * 2 + 2 * 3 * 3 * 2 + 3 * 2);
+    expect(held.some((r) => trainTasks.has(r.taskId))).toBe(false);
+    expect(held.filter((r) => r.id.startsWith('h0/')).every((r) => r.skill !== undefined)).toBe(true);
+    // The editor learned only from training generations: one update record per training generation.
+    const adv = readJsonl<{ unit: string }>(join(result.dir, 'advantages.jsonl')).map((a) => a.unit);
+    expect(adv).toEqual(['g1', 'g2', 'h1', 'h2']);
+    const events = readJsonl<RunEvent>(join(result.dir, 'events.jsonl'));
+    const generationTasks = new Set(events.filter((e) => e.type === 'generation').map((e) => e.taskId));
+    expect([...generationTasks].every((t) => trainTasks.has(t))).toBe(true);
+    const final = held.filter((r) => r.id.startsWith('hfinal/'));
+    expect(result.metrics.heldout_final_eval_success).toBeCloseTo(
+      final.filter((r) => r.verdict.passed).length / final.length,
+      12,
+    );
+    expect(result.metrics.heldout_generation_0_mean).toBeTypeOf('number');
+    expect(result.metrics.heldout_generation_2_mean).toBeTypeOf('number');
+    expect(result.metrics.heldout_tasks).toBe(3);
+    // Held-out tasks that are also training tasks are refused before any rollout.
+    const clash = evolveConfig({ name: 'clash' }, { heldOut: { split: 'train', limit: 2, seed: 7 } });
+    await expect(
+      evolve(clash as never, { configPath: writeConfig(tempDir('evolve-clash'), clash) }),
+    ).rejects.toThrow(/evolve\.heldOut/);
   });
 
   it('an aborted run resumes in-process: progress ends at the total and finished rollouts are reused', async () => {

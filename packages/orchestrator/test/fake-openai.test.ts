@@ -146,8 +146,8 @@ describe('against the fake OpenAI server with faults', () => {
     );
     const configPath = writeConfig(dir, config);
     const result = await internalize(config as never, { configPath });
-    // 2 steps × 2 tasks × 2 + one validation × 2 tasks × 2 conditions
-    expect(result.metrics.rollouts).toBe(12);
+    // 2 steps × 2 tasks × 2 + two validations (step 0 and the last) × 2 tasks × 2 conditions
+    expect(result.metrics.rollouts).toBe(16);
     const rollouts = readFileSync(join(result.dir, 'rollouts.jsonl'), 'utf8')
       .split('\n')
       .filter(Boolean)

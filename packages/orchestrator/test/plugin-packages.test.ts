@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Trajectory } from '@skillrl/core';
+import type { RunEvent, Trajectory } from '@skillrl/core';
 import { ValidationError } from '@skillrl/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MissingPackageError } from '../src/components/missing-package-error.js';
@@ -58,6 +58,67 @@ describe('components named by package', () => {
         for (const b of list) if (a.reward > b.reward) expect(a.advantage).toBeGreaterThan(b.advantage);
       for (const r of list) expect(Math.abs(r.advantage)).toBeLessThanOrEqual(0.5);
     }
+  });
+
+  it("a package estimator gets the method's inputs in the batch: SKILLC's λ_k per sample", async () => {
+    // A third-party estimator installed in the config's node_modules, named by package: it records the
+    // batch fields it received and returns zeros. No estimator gets special treatment by name, so it must
+    // see exactly what the built-in skillc sees.
+    const dir = localDir('lambdas');
+    const pkg = join(dir, 'node_modules', 'lambda-recorder');
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(
+      join(pkg, 'package.json'),
+      JSON.stringify({
+        name: 'lambda-recorder',
+        version: '1.0.0',
+        type: 'module',
+        exports: { '.': './index.js' },
+      }),
+    );
+    const log = join(dir, 'batches.jsonl');
+    writeFileSync(
+      join(pkg, 'index.js'),
+      `import { appendFileSync } from 'node:fs';
+export const estimators = {
+  'lambda-recorder': (options = {}) => ({
+    name: 'lambda-recorder',
+    estimate(batch) {
+      if (options.log) appendFileSync(options.log, JSON.stringify({ lambdas: Array.from(batch.lambdas ?? []), families: Array.from(batch.families ?? []), conditions: Array.from(batch.conditions ?? []) }) + '\\n');
+      return { advantages: new Float64Array(batch.scores.length), metrics: {} };
+    },
+  }),
+};
+`,
+    );
+    const config = internalizeConfig(
+      { name: 'lambdas', estimator: { package: 'lambda-recorder', options: { log } } },
+      { variant: 'skillc', steps: 4, validateEvery: 2 },
+    );
+    const result = await runConfig(loadConfig(writeConfig(dir, config)));
+    const batches = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { lambdas: number[]; families: string[]; conditions: number[] });
+    expect(batches).toHaveLength(4);
+    const events = readFileSync(join(result.dir, 'events.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as RunEvent);
+    const stateAt = (step: number) => {
+      const v = events.filter((e) => e.type === 'validation' && e.step < step).at(-1);
+      return v?.type === 'validation' ? v.curriculum : undefined;
+    };
+    batches.forEach((batch, i) => {
+      const state = stateAt(i + 1);
+      expect(batch.lambdas).toHaveLength(batch.families.length);
+      batch.families.forEach((family, j) => {
+        const expected = state?.active.includes(family) ? state.lambda[family] : 0;
+        expect(batch.lambdas[j]).toBe(expected);
+      });
+    });
+    // Something to attribute: at least one step had a positive λ.
+    expect(batches.some((b) => b.lambdas.some((l) => l > 0))).toBe(true);
   });
 
   it('a package that is not installed fails before any rollout, naming the package', async () => {

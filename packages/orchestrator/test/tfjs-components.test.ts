@@ -22,8 +22,8 @@ describe('internalize with @skillrl/policy-tfjs', () => {
     );
     const configPath = writeConfig(dir, config);
     const result = await internalize(config as never, { configPath });
-    // 2 steps × 2 tasks × 4 + one validation × 3 tasks × 2 conditions
-    expect(result.metrics.rollouts).toBe(22);
+    // 2 steps × 2 tasks × 4 + two validations (step 0 and the last) × 3 tasks × 2 conditions
+    expect(result.metrics.rollouts).toBe(28);
     const rollouts = readFileSync(join(result.dir, 'rollouts.jsonl'), 'utf8')
       .split('\n')
       .filter(Boolean)

@@ -102,10 +102,12 @@ export async function resolveComponent<K extends Exclude<ComponentKind, 'estimat
 export interface ResolvedEstimator {
   name: string;
   source: string;
-  /** Creates the estimator with the config's options plus the method's per-unit ones (`extra`). */
-  create(extra?: JsonObject): AdvantageEstimator;
-  /** Whether this is the method's own estimator, which takes the per-unit options (λ_k, previous means). */
-  takesMethodOptions: boolean;
+  /**
+   * Creates the estimator with the config's options. The method's per-unit inputs (λ per sample, the
+   * previous generation's means) travel in the batch, never as options, so a package's estimator gets
+   * exactly what a built-in one gets.
+   */
+  create(): AdvantageEstimator;
 }
 
 function estimatorTable(mod: ModuleNamespace): Record<string, EstimatorFactory> {
@@ -119,11 +121,7 @@ function estimatorTable(mod: ModuleNamespace): Record<string, EstimatorFactory> 
  * exports `estimators: { [name]: (options) => estimator }` (depending on `@skillrl/core` alone), which are
  * registered under their names before use.
  */
-export async function resolveEstimator(
-  spec: ComponentSpec,
-  methodDefault: string,
-  configPath: string,
-): Promise<ResolvedEstimator> {
+export async function resolveEstimator(spec: ComponentSpec, configPath: string): Promise<ResolvedEstimator> {
   const s = normalise(spec);
   const advantage = await importBuiltin('@skillrl/advantage', `estimator "${s.name ?? s.package}"`);
   const register = advantage.registerEstimator as (name: string, factory: EstimatorFactory) => void;
@@ -153,13 +151,7 @@ export async function resolveEstimator(
     source = `package:${s.package}#${name}`;
   }
   const resolvedName = name as string;
-  const takesMethodOptions = s.package === undefined && resolvedName === methodDefault;
   // Creating once here surfaces an unknown name or bad options before any rollout.
   create(resolvedName, s.options);
-  return {
-    name: resolvedName,
-    source,
-    takesMethodOptions,
-    create: (extra) => create(resolvedName, takesMethodOptions ? { ...s.options, ...extra } : s.options),
-  };
+  return { name: resolvedName, source, create: () => create(resolvedName, s.options) };
 }

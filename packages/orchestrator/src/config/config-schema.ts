@@ -58,6 +58,7 @@ export const configSchema = {
         carry: { enum: ['best', 'sample'] },
         finalEpisodes: { type: 'integer', minimum: 0 },
         initialSkill: { enum: ['adapter', 'none'] },
+        heldOut: taskSelection,
         generator: componentSpec,
       },
       additionalProperties: false,

@@ -46,6 +46,13 @@ export interface EvolveSection {
   finalEpisodes?: number;
   /** Starting skill s0: the adapter's skill for the task's family (default), or none. */
   initialSkill?: 'adapter' | 'none';
+  /**
+   * Held-out task instances (e.g. `{ split: valid_unseen, limit: 24 }`) on which, after training, the editor
+   * — frozen — runs the same loop from s0 (G generations of K candidates × M episodes, then `finalEpisodes`
+   * fresh episodes under the carried skill): does what the editor learned transfer to tasks it never saw?
+   * Reported as `heldout_final_eval_success` and `heldout_generation_<g>_mean`. Default none.
+   */
+  heldOut?: TaskSelection;
   generator?: ComponentSpec;
 }
 

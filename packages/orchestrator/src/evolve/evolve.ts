@@ -39,6 +39,19 @@ interface EvolveState {
   generationMeans: number[];
 }
 
+/**
+ * One set of task instances going through the loop: the training tasks (prefix `g`, the editor learns in
+ * `grpo` mode) or the held-out tasks (prefix `h`, the editor frozen). Units, stored candidates and
+ * rollout ids carry the prefix, so the two never mix on disk.
+ */
+interface Track {
+  prefix: 'g' | 'h';
+  tasks: Task[];
+  states: Record<string, TaskState>;
+  means: number[];
+  train: boolean;
+}
+
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 const EXAMPLES = 3;
 
@@ -84,7 +97,9 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   const lambda = variant === 'vanilla-grpo' ? 0 : (section.lambda ?? 1);
   const mode = section.mode ?? 'inference';
   const finalEpisodes = section.finalEpisodes ?? 0;
-  const useS0 = variant === 'skill-r1' && (section.initialSkill ?? 'adapter') === 'adapter';
+  // Every variant with an editor starts from s0 (vanilla GRPO too: one generation of revisions of s0, scored
+  // within the generation only), so the rows of the table differ in the method, not in the starting point.
+  const useS0 = variant !== 'no-skill' && (section.initialSkill ?? 'adapter') === 'adapter';
 
   // Everything a config names is resolved before the first rollout, so a bad name fails fast.
   const basics = await setupBasics(config, configPath);
@@ -103,8 +118,16 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       );
     }
   }
-  const estimator = await resolveEstimator(config.estimator ?? 'skill-r1', 'skill-r1', configPath);
+  const estimator = await resolveEstimator(config.estimator ?? 'skill-r1', configPath);
   const tasks = await loadTasks(adapter, config.tasks, config.seed);
+  const heldOutTasks = section.heldOut ? await loadTasks(adapter, section.heldOut, config.seed + 3) : [];
+  const overlap = heldOutTasks.find((t) => tasks.some((u) => u.id === t.id));
+  if (overlap) {
+    throw new InvalidArgumentError(
+      'evolve.heldOut',
+      `task ${overlap.id} is also a training task; choose another split or seed for the held-out tasks`,
+    );
+  }
   const bank = useS0 && adapter.skills ? await adapter.skills() : [];
 
   const session = openRun(
@@ -131,12 +154,15 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     });
 
     const s0 = new Map<string, Skill>();
-    for (const task of tasks) {
+    for (const task of [...tasks, ...heldOutTasks]) {
       const skill = useS0 ? initialSkill(task, bank) : undefined;
       if (skill) s0.set(task.id, skill);
     }
-    const g0Episodes = variant === 'no-skill' ? tasks.length * M : s0.size * M;
-    session.setTotal(g0Episodes + generations * tasks.length * K * M + tasks.length * finalEpisodes);
+    const trackEpisodes = (list: readonly Task[]) =>
+      (variant === 'no-skill' ? list.length : list.filter((t) => s0.has(t.id)).length) * M +
+      generations * list.length * K * M +
+      list.length * finalEpisodes;
+    session.setTotal(trackEpisodes(tasks) + trackEpisodes(heldOutTasks));
 
     let state: EvolveState = {
       tasks: Object.fromEntries(tasks.map((t) => [t.id, { history: [] }])),
@@ -179,33 +205,48 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       session.creditStored((t) => (t.generation ?? 0) < start);
     }
 
+    const training: Track = {
+      prefix: 'g',
+      tasks,
+      states: state.tasks,
+      means: state.generationMeans,
+      train: true,
+    };
     for (let g = start; g <= generations; g++) {
       session.setPhase(g === 0 ? 'generation 0 (s0)' : `generation ${g}/${generations}`);
-      if (g === 0) {
-        const plan = planRollouts({
-          tasks: variant === 'no-skill' ? tasks : tasks.filter((t) => s0.has(t.id)),
-          skills: (task) => s0.get(task.id),
-          groupSize: M,
-          seed: root.seedFor('g0'),
-        });
-        const runs = await session.runEpisodes(plan, 'g0', { ...runCtx, generation: 0 });
-        for (const task of tasks) {
-          const mine = runs.filter((r) => r.taskId === task.id);
-          const ts = state.tasks[task.id] as TaskState;
-          const skill = s0.get(task.id);
-          if (mine.length === 0) continue;
-          const reward = mean(mine.map((r) => r.reward));
-          if (skill) {
-            ts.current = skill;
-            ts.previousMean = reward;
-            ts.history.push(recordFor(0, skill, reward, mine));
+      if (g === 0) await runStart(training);
+      else await runGeneration(g, training);
+      await session.checkpoint(g + 1, state as unknown as JsonValue, { generator });
+    }
+
+    /** Generation 0: s0's rollouts (or the task model alone for `no-skill`), the baseline of A_inter(1). */
+    async function runStart(track: Track): Promise<void> {
+      const unit = `${track.prefix}0`;
+      const plan = planRollouts({
+        tasks: variant === 'no-skill' ? track.tasks : track.tasks.filter((t) => s0.has(t.id)),
+        skills: (task) => s0.get(task.id),
+        groupSize: M,
+        seed: root.seedFor(unit),
+      });
+      const runs = await session.runEpisodes(plan, unit, { ...runCtx, generation: 0 });
+      for (const task of track.tasks) {
+        const mine = runs.filter((r) => r.taskId === task.id);
+        const ts = track.states[task.id] as TaskState;
+        const skill = s0.get(task.id);
+        if (mine.length === 0) continue;
+        const reward = mean(mine.map((r) => r.reward));
+        ts.previousMean = reward;
+        if (skill) {
+          ts.current = skill;
+          ts.history.push(recordFor(0, skill, reward, mine));
+          if (track.train) {
             session.store.writeFile(
               `skills/0/${taskSlug(task.id)}/${skill.name}/SKILL.md`,
               formatSkill(skill),
             );
-          } else {
-            ts.previousMean = reward;
           }
+        }
+        if (track.train) {
           session.emit({
             type: 'generation',
             taskId: task.id,
@@ -215,29 +256,27 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
             bestSkill: skill?.name ?? '',
           });
         }
-        // Without s0 (vanilla-grpo, initialSkill: none) nothing ran: no mean, rather than a made-up 0.
-        if (runs.length > 0) state.generationMeans[0] = mean(runs.map((r) => r.reward));
-      } else {
-        await runGeneration(g);
       }
-      await session.checkpoint(g + 1, state as unknown as JsonValue, { generator });
+      // Without s0 (initialSkill: none) nothing ran: no mean, rather than a made-up 0.
+      if (runs.length > 0) track.means[0] = mean(runs.map((r) => r.reward));
     }
 
-    async function runGeneration(g: number): Promise<void> {
+    async function runGeneration(g: number, track: Track): Promise<void> {
       const gen = generator as ResolvedComponent<SkillGenerator>;
+      const unit = `${track.prefix}${g}`;
       const proposals = new Map<string, SkillCandidate[]>();
-      for (const task of tasks) {
-        const key = `g${g}/${task.id}`;
+      for (const task of track.tasks) {
+        const key = `${unit}/${task.id}`;
         const stored = session.readKeyed<{ candidates: SkillCandidate[] }>('candidates', key);
         let candidates = stored?.candidates;
         if (!candidates) {
-          const ts = state.tasks[task.id] as TaskState;
+          const ts = track.states[task.id] as TaskState;
           candidates = await gen.value.propose(
             {
               task,
               generation: g,
               history: ts.history,
-              seed: root.fork(`g${g}`).seedFor(task.id),
+              seed: root.fork(unit).seedFor(task.id),
               ...(ts.current ? { currentSkill: ts.current } : {}),
               ...(options.signal ? { signal: options.signal } : {}),
             },
@@ -275,12 +314,12 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         proposals.set(task.id, candidates);
       }
       const plan = planRollouts({
-        tasks,
+        tasks: track.tasks,
         skills: (task) => (proposals.get(task.id) as SkillCandidate[]).map((c) => c.skill),
         groupSize: M,
-        seed: root.seedFor(`g${g}`),
+        seed: root.seedFor(unit),
       });
-      const runs = await session.runEpisodes(plan, `g${g}`, { ...runCtx, generation: g });
+      const runs = await session.runEpisodes(plan, unit, { ...runCtx, generation: g });
 
       const flat: {
         task: Task;
@@ -289,27 +328,33 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         reward: number;
         runs: Trajectory[];
       }[] = [];
-      for (const task of tasks) {
+      for (const task of track.tasks) {
         (proposals.get(task.id) as SkillCandidate[]).forEach((candidate, index) => {
           const mine = runs.filter((r) => r.taskId === task.id && r.candidate === index);
           flat.push({ task, candidate, index, reward: mean(mine.map((r) => r.reward)), runs: mine });
         });
       }
+      // The method's inputs travel in the batch, so any estimator (a package's too) receives them: the
+      // previous generation's mean per instance and λ per sample. Vanilla GRPO has no inter-generation term.
       const previousMeans: Record<string, number> = {};
-      for (const task of tasks) {
-        const prev = (state.tasks[task.id] as TaskState).previousMean;
-        if (prev !== undefined) previousMeans[task.id] = prev;
+      if (variant !== 'vanilla-grpo') {
+        for (const task of track.tasks) {
+          const prev = (track.states[task.id] as TaskState).previousMean;
+          if (prev !== undefined) previousMeans[task.id] = prev;
+        }
       }
-      const est = estimator.create({ lambda, previousMeans });
+      const est = estimator.create();
       const result = est.estimate({
         scores: flat.map((f) => f.reward),
         groupIds: flat.map((f) => f.task.id),
         instanceIds: flat.map((f) => f.task.id),
         generations: flat.map(() => g),
+        lambdas: flat.map(() => lambda),
+        previousMeans,
       });
       const advantages = Array.from(result.advantages);
-      session.appendOnce('advantages', `g${g}`, {
-        unit: `g${g}`,
+      session.appendOnce('advantages', unit, {
+        unit,
         rows: flat.map((f, i) => ({
           taskId: f.task.id,
           candidate: f.index,
@@ -318,16 +363,16 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         })),
       });
       let trainMetrics: Record<string, number> = {};
-      if (mode === 'grpo' && gen.value.update) {
+      if (track.train && mode === 'grpo' && gen.value.update) {
         trainMetrics = await gen.value.update(
           flat.map((f) => f.candidate),
           advantages,
         );
       }
-      for (const task of tasks) {
+      for (const task of track.tasks) {
         const mine = flat.filter((f) => f.task.id === task.id);
-        const ts = state.tasks[task.id] as TaskState;
-        const chosen = carry(mine, g, task.id);
+        const ts = track.states[task.id] as TaskState;
+        const chosen = carry(mine, unit, task.id);
         const genMean = mean(mine.map((m) => m.reward));
         const record = recordFor(
           g,
@@ -340,6 +385,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         ts.current = chosen.candidate.skill;
         const interBase = ts.previousMean;
         ts.previousMean = genMean;
+        if (!track.train) continue;
         session.store.writeFile(
           `skills/${g}/${taskSlug(task.id)}/${chosen.candidate.skill.name}/SKILL.md`,
           formatSkill(chosen.candidate.skill),
@@ -359,12 +405,12 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           },
         });
       }
-      state.generationMeans[g] = mean(flat.map((f) => f.reward));
+      track.means[g] = mean(flat.map((f) => f.reward));
     }
 
-    function carry<T extends { reward: number; index: number }>(items: T[], g: number, taskId: string): T {
+    function carry<T extends { reward: number; index: number }>(items: T[], unit: string, taskId: string): T {
       if ((section.carry ?? 'best') === 'sample') {
-        const rng = root.fork(`carry:g${g}:${taskId}`);
+        const rng = root.fork(`carry:${unit}:${taskId}`);
         const total = items.reduce((a, b) => a + Math.max(b.reward, 0), 0);
         if (total > 0) {
           let u = rng.float() * total;
@@ -379,23 +425,55 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       return items.reduce((best, item) => (item.reward > best.reward ? item : best));
     }
 
+    /** Fresh episodes under each task's carried skill: the best candidate's own reward is selection-biased. */
+    async function finalEvaluation(track: Track, unit: string): Promise<Trajectory[]> {
+      const plan = planRollouts({
+        tasks: track.tasks,
+        skills: (task) => (track.states[task.id] as TaskState).current,
+        groupSize: finalEpisodes,
+        seed: root.seedFor(unit),
+      });
+      return session.runEpisodes(plan, unit, { ...runCtx, generation: generations + 1 });
+    }
+    const successRate = (runs: readonly Trajectory[]) =>
+      runs.length ? runs.filter((r) => r.verdict.passed).length / runs.length : 0;
+
     const metrics: Record<string, number> = {};
     if (finalEpisodes > 0) {
       // Not checkpointed: after a crash the last checkpoint re-plans these same episodes and reuses the
       // ones already on disk, by id.
       session.setPhase('final evaluation');
-      const plan = planRollouts({
-        tasks,
-        skills: (task) => (state.tasks[task.id] as TaskState).current,
-        groupSize: finalEpisodes,
-        seed: root.seedFor('final'),
-      });
-      const runs = await session.runEpisodes(plan, 'final', { ...runCtx, generation: generations + 1 });
+      const runs = await finalEvaluation(training, 'final');
       metrics.final_eval_reward = mean(runs.map((r) => r.reward));
-      metrics.final_eval_success = runs.length
-        ? runs.filter((r) => r.verdict.passed).length / runs.length
-        : 0;
+      metrics.final_eval_success = successRate(runs);
       metrics.final_eval_episodes = runs.length;
+    }
+    if (heldOutTasks.length > 0) {
+      // The editor is frozen now. Not checkpointed either: its candidates and rollouts are stored under
+      // `h<g>` units, so a resumed run re-reads them instead of proposing or running them again.
+      const heldOut: Track = {
+        prefix: 'h',
+        tasks: heldOutTasks,
+        states: Object.fromEntries(heldOutTasks.map((t) => [t.id, { history: [] }])),
+        means: [],
+        train: false,
+      };
+      for (let g = 0; g <= generations; g++) {
+        session.setPhase(g === 0 ? 'held-out generation 0 (s0)' : `held-out generation ${g}/${generations}`);
+        if (g === 0) await runStart(heldOut);
+        else await runGeneration(g, heldOut);
+      }
+      heldOut.means.forEach((m, g) => {
+        if (m !== undefined && m !== null) metrics[`heldout_generation_${g}_mean`] = m;
+      });
+      if (finalEpisodes > 0) {
+        session.setPhase('held-out final evaluation');
+        const runs = await finalEvaluation(heldOut, 'hfinal');
+        metrics.heldout_final_eval_reward = mean(runs.map((r) => r.reward));
+        metrics.heldout_final_eval_success = successRate(runs);
+        metrics.heldout_final_eval_episodes = runs.length;
+      }
+      metrics.heldout_tasks = heldOutTasks.length;
     }
     let finalSum = 0;
     for (const task of tasks) {

@@ -12,7 +12,7 @@ export function curriculumOptions(
 ): { kind: string; options: JsonObject } {
   switch (variant) {
     case 'skill0':
-      return { kind: 'skill0', options: { generalSkills: [] } };
+      return { kind: 'skill0', options: {} };
     case 'grpo':
       return { kind: 'static', options: { rho: 0, lambda: 0 } };
     case 'd2skill-mixed':
@@ -36,7 +36,14 @@ export function curriculumOptions(
 export async function createRunCurriculum(
   variant: Variant,
   ablation: Ablation,
-  base: { families: string[]; steps: number; d: number },
+  base: {
+    families: string[];
+    steps: number;
+    d: number;
+    /** SKILL0: each family's own skill file and the general files (the adapter's inventory read as SKILL0's). */
+    files: Record<string, string>;
+    generalSkills: string[];
+  },
   overrides: JsonObject,
   saved?: unknown,
 ): Promise<CurriculumController> {
@@ -47,10 +54,13 @@ export async function createRunCurriculum(
   const { kind, options } = curriculumOptions(variant, ablation);
   const families = base.families;
   if (kind === 'skill0') {
+    // A family without a skill file of its own has no section to drop or keep: it is not SKILL0's to rank.
+    const ranked = families.filter((f) => base.files[f] !== undefined);
     return (mod.createSkill0Curriculum as (o: JsonObject) => CurriculumController)({
-      families,
+      families: ranked.length > 0 ? ranked : families,
       totalSteps: base.steps,
       d: base.d,
+      ...(ranked.length > 0 ? { files: base.files, generalSkills: base.generalSkills } : {}),
       ...options,
       ...overrides,
     });

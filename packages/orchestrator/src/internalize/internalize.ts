@@ -1,5 +1,6 @@
 import type {
   Agent,
+  CurriculumController,
   CurriculumState,
   JsonObject,
   JsonValue,
@@ -13,6 +14,7 @@ import type {
 import { formatSkill, InvalidArgumentError } from '@skillrl/core';
 import { type PlannedEpisode, planRollouts } from '@skillrl/rollout';
 import type { ResolvedComponent } from '../components/component-types.js';
+import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
 import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
@@ -20,7 +22,7 @@ import { openRun } from '../run/open-run.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { createRunCurriculum } from './create-run-curriculum.js';
-import { familySkills } from './family-skills.js';
+import { skillFiles } from './family-skills.js';
 import { pairedValidation } from './paired-validation.js';
 
 export interface InternalizeOptions extends RunOptions {
@@ -72,7 +74,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   const adapter = basics.adapter.value;
   const families = [...adapter.families];
   const estimatorSpec = config.estimator ?? DEFAULT_ESTIMATOR[variant];
-  const estimator = await resolveEstimator(estimatorSpec, 'skillc', configPath);
+  const estimator = await resolveEstimator(estimatorSpec, configPath);
   const pool = await loadTasks(adapter, config.tasks, config.seed);
   const validationTasks = await loadTasks(
     adapter,
@@ -81,8 +83,28 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   );
   const testEpisodes = section.testEpisodes ?? 1;
   const testTasks = section.test ? await loadTasks(adapter, section.test, config.seed + 2) : [];
-  const skills =
-    variant === 'grpo' ? {} : familySkills(families, adapter.skills ? await adapter.skills() : []);
+  const inventory = variant === 'grpo' || !adapter.skills ? [] : await adapter.skills();
+  const contexts = skillFiles(families, inventory);
+  const { composeSkillContext } = (await importBuiltin('@skillrl/curriculum', 'the curriculum')) as {
+    composeSkillContext: (files: readonly string[], skills: readonly Skill[]) => Skill | undefined;
+  };
+  const composeSkills = (files: readonly string[]) => composeSkillContext(files, inventory);
+  // What a with-skill prompt carries, per family: the general sections plus the family's own (SKILL0's
+  // `_get_skill_context`), the same for every variant so the rows differ in the method alone.
+  const skills: Record<string, Skill> = {};
+  for (const [family, file] of Object.entries(contexts.files)) {
+    const skill = composeSkills([...contexts.general, file]);
+    if (skill) skills[family] = skill;
+  }
+  if (variant !== 'grpo') {
+    for (const family of families) {
+      if (!skills[family]) {
+        options.onWarning?.(
+          `internalize: ${basics.adapter.source} has no skill for family "${family}"; its rollouts all run without one`,
+        );
+      }
+    }
+  }
 
   let agent: ResolvedComponent<Agent> = basics.agent;
   const spec = section.trainer as NonNullable<typeof section.trainer>;
@@ -128,10 +150,19 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     const curriculum = await createRunCurriculum(
       variant,
       ablation,
-      { families, steps, d },
+      { families, steps, d, files: contexts.files, generalSkills: contexts.general },
       section.curriculum ?? {},
       checkpoint ? state.curriculum : undefined,
     );
+    // SKILL0 decides, per family, which skill files its prompts carry right now (general only once the
+    // family's own file is dropped, nothing after the hard switch); the other variants carry the full context.
+    const skill0 = curriculum as CurriculumController & { withSkillFiles?: (family: string) => string[] };
+    const skillNow = (family: string): Skill | undefined => {
+      if (typeof skill0.withSkillFiles !== 'function') return skills[family];
+      if (contexts.files[family] === undefined) return undefined;
+      const files = skill0.withSkillFiles(family);
+      return files.length === 0 ? undefined : composeSkills(files);
+    };
     const start = checkpoint ? checkpoint.completed : 0;
     const root = basics.root;
     const runCtx = {
@@ -147,7 +178,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       config: config as unknown as JsonObject,
     });
     const validationDue = (t: number) => t % d === 0 || t === steps;
-    const validations = Array.from({ length: steps }, (_, i) => i + 1).filter(validationDue).length;
+    // Plus the validation at step 0, before any update: Δ̄_first is the untrained policy's gap.
+    const validations = 1 + Array.from({ length: steps }, (_, i) => i + 1).filter(validationDue).length;
     session.setTotal(
       steps * perStep * groupSize +
         validations * validationTasks.length * 2 * valEpisodes +
@@ -160,6 +192,26 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       session.creditStored((t) => unitStep(t.id) <= start);
     }
 
+    const validate = async (t: number) =>
+      pairedValidation(
+        session,
+        t,
+        validationTasks,
+        Object.fromEntries(families.map((f) => [f, skillNow(f)]).filter(([, v]) => v)),
+        valEpisodes,
+        root.seedFor(`v${t}`),
+        runCtx,
+      );
+    if (start === 0) {
+      // Not checkpointed: no update has happened yet, so a resumed run re-plans the same episodes and reads
+      // them back from disk by id.
+      session.setPhase('validation at step 0');
+      const { validation } = await validate(0);
+      const next = curriculum.observe(validation);
+      state.validations.push(validation);
+      session.emit({ type: 'validation', step: 0, validation, curriculum: next });
+    }
+
     for (let t = start + 1; t <= steps; t++) {
       session.setPhase(`step ${t}/${steps}`);
       const cs = curriculum.state();
@@ -169,10 +221,11 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       for (const task of batchTasks) plan.push(...planTask(task, t, cs));
       const runs = await session.runEpisodes(plan, `s${t}`, runCtx);
 
-      const lambdaByFamily: Record<string, number> = {};
-      for (const f of families) lambdaByFamily[f] = cs.active.includes(f) ? (cs.lambda[f] ?? 0) : 0;
-      const est = estimator.create({ lambdaByFamily });
+      // λ_k per sample travels in the batch (0 for a retired type), so a package's estimator receives it too.
+      const lambdaOf = (family: string) => (cs.active.includes(family) ? (cs.lambda[family] ?? 0) : 0);
+      const est = estimator.create();
       const result = est.estimate({
+        lambdas: runs.map((r) => lambdaOf(r.family)),
         scores: runs.map((r) => r.reward),
         groupIds: runs.map((r) => r.taskId),
         instanceIds: runs.map((r) => r.taskId),
@@ -205,15 +258,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
 
       if (validationDue(t)) {
         session.setPhase(`validation at step ${t}`);
-        const { validation } = await pairedValidation(
-          session,
-          t,
-          validationTasks,
-          skills,
-          valEpisodes,
-          root.seedFor(`v${t}`),
-          runCtx,
-        );
+        const { validation } = await validate(t);
         // The curriculum reads validations on its own schedule (every d steps), not the final extra one.
         const next: CurriculumState = t % d === 0 ? curriculum.observe(validation) : curriculum.state();
         state.validations.push(validation);
@@ -227,7 +272,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     }
 
     function planTask(task: Task, t: number, cs: CurriculumState): PlannedEpisode[] {
-      const skill = cs.active.includes(task.family) ? skills[task.family] : undefined;
+      const skill =
+        cs.active.includes(task.family) || skill0.withSkillFiles ? skillNow(task.family) : undefined;
       const rho = skill ? (cs.rho[task.family] ?? 0) : 0;
       const seed = root.seedFor(`s${t}`);
       if (variant === 'skillc' && ablation === 'no-pairing') {
@@ -286,6 +332,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       metrics.final_success_with = n ? w / n : 0;
       metrics.final_gap = metrics.final_success_with - metrics.final_success_without;
     }
+    const gapByStep = state.validations.map(validationGap);
     const finalState = curriculum.state();
     metrics.final_active = finalState.active.length;
     for (const family of finalState.active) {
@@ -298,6 +345,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       ablation,
       metrics,
       curriculum: finalState,
+      // The training dynamics SKILLC claims: the with/without gap at each paired validation (step 0 first).
+      gapByStep: gapByStep as unknown as JsonValue,
       ...(test ? { test: test as unknown as JsonObject } : {}),
     });
     return session.complete('internalize', metrics);
@@ -307,6 +356,27 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   } finally {
     session.close();
   }
+}
+
+/**
+ * A validation's mean with- and without-skill success over the families measured on both sides (a family
+ * whose with-skill side ran no episode — no skill, or none active under SKILL0 — has no gap to report).
+ */
+function validationGap(v: ValidationResult): {
+  step: number;
+  withSkill: number | null;
+  withoutSkill: number | null;
+  gap: number | null;
+  families: number;
+} {
+  const measured = Object.values(v.families).filter(
+    (f) => f.withSkillEpisodes > 0 && f.withoutSkillEpisodes > 0,
+  );
+  if (measured.length === 0)
+    return { step: v.step, withSkill: null, withoutSkill: null, gap: null, families: 0 };
+  const withSkill = measured.reduce((a, f) => a + f.withSkill, 0) / measured.length;
+  const withoutSkill = measured.reduce((a, f) => a + f.withoutSkill, 0) / measured.length;
+  return { step: v.step, withSkill, withoutSkill, gap: withSkill - withoutSkill, families: measured.length };
 }
 
 function uniqueSkills(skills: Record<string, Skill>): Skill[] {
