@@ -358,7 +358,16 @@ export function makeInternalizeRun(dir: string, options: InternalizeFixtureOptio
     });
     if (step % every === 0) {
       const vrng = rng.fork(`validate${step}`);
-      const result: Record<string, { withSkill: number; withoutSkill: number; episodes: number }> = {};
+      const result: Record<
+        string,
+        {
+          withSkill: number;
+          withoutSkill: number;
+          episodes: number;
+          withSkillEpisodes: number;
+          withoutSkillEpisodes: number;
+        }
+      > = {};
       families.forEach((family, k) => {
         const f = profile[k] as (typeof profile)[number];
         let a = 0;
@@ -367,7 +376,13 @@ export function makeInternalizeRun(dir: string, options: InternalizeFixtureOptio
           if (vrng.bernoulli(f.withSkill)) a++;
           if (vrng.bernoulli(pWithout(k, step))) b++;
         }
-        result[family] = { withSkill: a / episodes, withoutSkill: b / episodes, episodes };
+        result[family] = {
+          withSkill: a / episodes,
+          withoutSkill: b / episodes,
+          episodes: 2 * episodes,
+          withSkillEpisodes: episodes,
+          withoutSkillEpisodes: episodes,
+        };
         const gap = a / episodes - b / episodes;
         const s = 0.5 * (smoothed.get(family) ?? gap) + 0.5 * gap;
         smoothed.set(family, s);

@@ -16,8 +16,8 @@ const validation = (
   validation: {
     step,
     families: {
-      f1: { withSkill: f1[0], withoutSkill: f1[1] },
-      f2: { withSkill: f2[0], withoutSkill: f2[1] },
+      f1: { withSkill: f1[0], withoutSkill: f1[1], withSkillEpisodes: 8, withoutSkillEpisodes: 8 },
+      f2: { withSkill: f2[0], withoutSkill: f2[1], withSkillEpisodes: 8, withoutSkillEpisodes: 8 },
     },
   },
   curriculum: {
@@ -61,6 +61,7 @@ describe('buildInternalizeView', () => {
     const ids = view.charts.map((c) => c.id);
     expect(ids).toEqual([
       'skillc-success',
+      'skillc-gap-mean',
       'skillc-success-f1',
       'skillc-success-f2',
       'skillc-gap',
@@ -73,6 +74,13 @@ describe('buildInternalizeView', () => {
     // step 4: with (0.9 + 0.8)/2 = 0.85, without (0.2 + 0.1)/2 = 0.15.
     expect(success?.series[0]?.points[0]).toEqual([4, expect.closeTo(0.85)]);
     expect(success?.series[1]?.points[0]).toEqual([4, expect.closeTo(0.15)]);
+    // Mean gap per validation: (0.7 + 0.7)/2, (0.05 + 0.5)/2, (0 + 0.05)/2, (0.3 + 0)/2.
+    expect(view.charts[1]?.series[0]?.points).toEqual([
+      [4, expect.closeTo(0.7)],
+      [8, expect.closeTo(0.275)],
+      [12, expect.closeTo(0.025)],
+      [16, expect.closeTo(0.15)],
+    ]);
     const gap = view.charts.find((c) => c.id === 'skillc-gap');
     expect(gap?.series[0]?.points.map((p) => p[1])).toEqual([
       expect.closeTo(0.7),
@@ -94,6 +102,21 @@ describe('buildInternalizeView', () => {
       [16, 1],
     ]);
     expect(view.steps).toBe(16);
+  });
+
+  it('leaves a family whose with-skill side ran nothing out of the mean gap', () => {
+    const event = validation(0, [0.5, 0.1], [0.3, 0.3], []);
+    if (event.type !== 'validation') throw new Error('unreachable');
+    event.validation.families.f2 = {
+      withSkill: 0.3,
+      withoutSkill: 0.3,
+      withSkillEpisodes: 0,
+      withoutSkillEpisodes: 8,
+    };
+    const view = buildInternalizeView([event]);
+    expect(view.charts.find((c) => c.id === 'skillc-gap-mean')?.series[0]?.points).toEqual([
+      [0, expect.closeTo(0.4)],
+    ]);
   });
 
   it('drops malformed validation entries rather than drawing NaN', () => {

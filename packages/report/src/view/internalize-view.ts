@@ -13,7 +13,10 @@ export interface RetirementEvent {
 
 export interface ValidationRow {
   step: number;
-  families: Record<string, { withSkill: number; withoutSkill: number; episodes?: number }>;
+  families: Record<
+    string,
+    { withSkill: number; withoutSkill: number; episodes?: number; withSkillEpisodes?: number }
+  >;
   lambda: Record<string, number>;
   rho: Record<string, number>;
   retired: string[];
@@ -62,6 +65,7 @@ export function buildInternalizeView(
             withSkill: value.withSkill,
             withoutSkill: value.withoutSkill,
             ...(finite(value.episodes) ? { episodes: value.episodes } : {}),
+            ...(finite(value.withSkillEpisodes) ? { withSkillEpisodes: value.withSkillEpisodes } : {}),
           };
           familySet.add(family);
         }
@@ -143,6 +147,31 @@ export function buildInternalizeView(
           label: 'without skill',
           color: colorAt(1),
           points: validations.map((r) => [r.step, meanOver(r, 'withoutSkill')]),
+        },
+      ],
+    });
+    // The training dynamics SKILLC claims: the mean gap shrinks and crosses zero. A family whose with-skill
+    // side ran no episode (no skill, or none active under SKILL0) has no gap and is left out.
+    const meanGap = (row: ValidationRow) => {
+      const measured = Object.values(row.families).filter((v) => v.withSkillEpisodes !== 0);
+      return measured.length
+        ? measured.reduce((a, v) => a + v.withSkill - v.withoutSkill, 0) / measured.length
+        : undefined;
+    };
+    charts.push({
+      id: 'skillc-gap-mean',
+      title: 'Mean skill gap (success with − without, over types measured on both sides)',
+      xLabel: 'training step',
+      yLabel: 'gap',
+      size: 'wide',
+      markers: markersFor(),
+      series: [
+        {
+          label: 'mean gap',
+          color: colorAt(0),
+          points: validations
+            .map((r): [number, number | undefined] => [r.step, meanGap(r)])
+            .filter((p): p is [number, number] => p[1] !== undefined),
         },
       ],
     });
