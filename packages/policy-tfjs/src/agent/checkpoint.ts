@@ -18,7 +18,8 @@ export const CHECKPOINT_FORMAT = 'skillrl-policy-tfjs';
 /** `config.json` of a checkpoint directory. */
 export interface CheckpointManifest {
   format: typeof CHECKPOINT_FORMAT;
-  version: 1;
+  /** 2: the network with the hidden layer and the memory; 1 (the bilinear scorer) is no longer loadable. */
+  version: 2;
   config: AgentConfig;
   vocabulary: VocabularyJson;
   sampling: { temperature: number; greedy: boolean };
@@ -49,7 +50,7 @@ export async function saveSkillReadingAgent(agent: SkillReadingAgent, dir: strin
   for (let i = 0; i < flat.length; i++) view.setFloat32(i * 4, flat[i] as number, true);
   const manifest: CheckpointManifest = {
     format: CHECKPOINT_FORMAT,
-    version: 1,
+    version: 2,
     config: agent.config,
     vocabulary: agent.vocabulary.toJSON(),
     sampling: { temperature: agent.temperature, greedy: agent.greedy },
@@ -86,10 +87,16 @@ export async function loadSkillReadingAgent(
       },
     );
   }
-  if (manifest.format !== CHECKPOINT_FORMAT || manifest.version !== 1) {
+  if (manifest.format === CHECKPOINT_FORMAT && (manifest.version as number) === 1) {
     throw new InvalidArgumentError(
       'dir',
-      `${join(dir, 'config.json')} is not a ${CHECKPOINT_FORMAT} v1 checkpoint (format ${String(manifest.format)}, version ${String(manifest.version)})`,
+      `${join(dir, 'config.json')} is a ${CHECKPOINT_FORMAT} v1 checkpoint: the network without the hidden layer and the memory, which this version no longer runs; retrain, or load it with @skillrl/policy-tfjs 0.1`,
+    );
+  }
+  if (manifest.format !== CHECKPOINT_FORMAT || manifest.version !== 2) {
+    throw new InvalidArgumentError(
+      'dir',
+      `${join(dir, 'config.json')} is not a ${CHECKPOINT_FORMAT} v2 checkpoint (format ${String(manifest.format)}, version ${String(manifest.version)})`,
     );
   }
   const bytes = await readFile(join(dir, 'weights.bin'));

@@ -42,6 +42,8 @@ export interface SkillReadingAgentOptions {
 
 export interface ActionDistribution {
   candidates: string[];
+  /** The memory's word ids this decision read (not part of the record: see `memoryIds`). */
+  memory: number[];
   /** Log-probabilities of the candidates, in order, at the agent's temperature. */
   logProbs: Float64Array;
   record: DecisionRecord;
@@ -58,6 +60,11 @@ export interface SkillReadingAgent extends Agent {
   act(context: AgentContext): Promise<AgentAction>;
   /** The policy's distribution over the candidates for a context, without choosing. */
   distribution(context: AgentContext): ActionDistribution;
+  /**
+   * The memory's word ids for a decision taken after these earlier actions of the episode: what a trainer
+   * passes to `packBatch` beside the stored records (the records do not carry it).
+   */
+  memoryIds(actions: readonly string[]): number[];
   /** The same weights with other sampling settings (e.g. `{ greedy: true }` for evaluation). */
   withSampling(options: { temperature?: number; greedy?: boolean; seed?: Seed }): SkillReadingAgent;
   /** Replaces the weights in place (shapes are checked). */
@@ -116,7 +123,13 @@ function makeAgent(
     }
     const candidates = expand(admissible, context.task);
     const record = encoder.encode(context, candidates, temperature);
-    return { candidates, logProbs: scoreDecision(state.parameters, record, config.dim), record };
+    const memory = encoder.memory(context.history.map((s) => s.action));
+    return {
+      candidates,
+      memory,
+      logProbs: scoreDecision(state.parameters, record, config.dim, memory),
+      record,
+    };
   };
 
   const agent: SkillReadingAgent = {
@@ -129,6 +142,7 @@ function makeAgent(
       return state.parameters;
     },
     distribution,
+    memoryIds: (actions) => encoder.memory(actions),
     async act(context) {
       const { candidates, logProbs, record } = distribution(context);
       let chosen = 0;

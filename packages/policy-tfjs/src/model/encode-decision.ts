@@ -15,6 +15,12 @@ export interface EncoderOptions {
 /** Turns contexts into decision records; caches tokenisation and parsed skills across calls. */
 export interface DecisionEncoder {
   encode(context: AgentContext, candidates: readonly string[], temperature: number): DecisionRecord;
+  /**
+   * The memory's word ids for a decision after these earlier actions. Not stored in the record: it is a
+   * function of the trajectory's own actions, so the trainer rebuilds it (storing it would grow a record
+   * with the episode's length, and a run's rollouts with its square).
+   */
+  memory(actions: readonly string[]): number[];
 }
 
 const CACHE_LIMIT = 50_000;
@@ -107,6 +113,10 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
   };
 
   return {
+    memory(actions) {
+      if (config.memoryActions === 0) return [];
+      return actions.slice(Math.max(0, actions.length - config.memoryActions)).flatMap((a) => idsOf(a));
+    },
     encode(context, candidates, temperature) {
       const { bindings, goal } = goalOf(context.task);
       const goalIds = idsOf(goal).slice(0, config.goalWords);
@@ -183,31 +193,40 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         const walking = new Set(cl.map((c) => c.step));
         for (const c of cl) if (!c.negated && c.words.some((w) => verbs.has(w))) walking.delete(c.step);
         const done = new Array<number>(cl.length).fill(0);
-        let pointer = 0;
-        let progressed = false;
-        let acted = false;
+        // One progress pointer per section: each section is its own procedure.
+        const sections = [...new Set(cl.map((c) => c.section))];
+        const pointer = new Map<number, number>();
+        for (const c of cl) if (!pointer.has(c.section)) pointer.set(c.section, c.step);
+        const progressed = new Map<number, boolean>();
+        const acted = new Map<number, boolean>();
         for (const [h, step] of history.entries()) {
           if (undid[h]) continue;
           const content = contentOf(step.action);
-          for (let j = 0; j < cl.length; j++) {
-            const clause = cl[j] as SkillClause;
-            if (clause.step > pointer + (progressed ? 1 : 0)) break;
-            if (clause.negated || (done[j] as number) >= DONE_THRESHOLD) continue;
-            const s = similarity(content, clause.words);
-            if (s < DONE_THRESHOLD) continue;
-            done[j] = s;
-            if (clause.step > pointer) {
-              pointer = clause.step;
-              acted = false;
+          for (const section of sections) {
+            let at = pointer.get(section) as number;
+            for (let j = 0; j < cl.length; j++) {
+              const clause = cl[j] as SkillClause;
+              if (clause.section !== section) continue;
+              if (clause.step > at + (progressed.get(section) ? 1 : 0)) break;
+              if (clause.negated || (done[j] as number) >= DONE_THRESHOLD) continue;
+              const s = similarity(content, clause.words);
+              if (s < DONE_THRESHOLD) continue;
+              done[j] = s;
+              if (clause.step > at) {
+                at = clause.step;
+                pointer.set(section, at);
+                acted.set(section, false);
+              }
+              progressed.set(section, true);
+              if (isContentWord(verbOf(step.action)) || walking.has(at)) acted.set(section, true);
+              break;
             }
-            progressed = true;
-            if (isContentWord(verbOf(step.action)) || walking.has(pointer)) acted = true;
-            break;
           }
         }
         cl.forEach((clause, j) => {
+          const at = pointer.get(clause.section) as number;
           record.done.push(clause.negated ? 0 : (done[j] as number));
-          record.rank.push(Math.max(0, clause.step - pointer - (acted ? 1 : 0)));
+          record.rank.push(Math.max(0, clause.step - at - (acted.get(clause.section) ? 1 : 0)));
           record.sign.push(clause.negated ? -1 : 1);
         });
         candidates.forEach((c, i) => {
@@ -219,7 +238,8 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
             const s = similarity(content, clause.words);
             // A hint this action only half-matches ("dishes in cabinets" for "go to cabinet 2") was already
             // followed once if the action was taken: it does not send the agent back to the same place.
-            if (repeated && s < DONE_THRESHOLD && clause.step <= pointer && !clause.negated) return;
+            const at = pointer.get(clause.section) as number;
+            if (repeated && s < DONE_THRESHOLD && clause.step <= at && !clause.negated) return;
             if (s > 0) record.sims.push([i, j, s]);
           });
         });

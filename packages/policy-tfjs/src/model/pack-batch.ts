@@ -24,6 +24,7 @@ export interface PackedBatch {
   goalIdx: Int32Array;
   obsIdx: Int32Array;
   histIdx: Int32Array;
+  memIdx: Int32Array;
   feats: Float32Array;
   candMask: Float32Array;
   chosen: Float32Array;
@@ -47,7 +48,12 @@ export interface PackedBatch {
 
 export function packBatch(
   rows: readonly (readonly (DecisionRecord | null)[])[],
-  options: { vocabularySize: number; T?: number },
+  options: {
+    vocabularySize: number;
+    T?: number;
+    /** Per row and step, the memory's word ids (`agent.memoryIds` of the earlier actions); default none. */
+    memories?: readonly (readonly (readonly number[])[])[];
+  },
 ): PackedBatch {
   const B = rows.length;
   const V = options.vocabularySize;
@@ -80,6 +86,7 @@ export function packBatch(
   const goalIdx = new Int32Array(R);
   const obsIdx = new Int32Array(R);
   const histIdx = new Int32Array(R);
+  const memIdx = new Int32Array(R);
   const p = {
     B,
     T: steps,
@@ -90,6 +97,7 @@ export function packBatch(
     goalIdx,
     obsIdx,
     histIdx,
+    memIdx,
     feats: new Float32Array(R * C * F),
     candMask: new Float32Array(R * C),
     chosen: new Float32Array(R * C),
@@ -120,6 +128,7 @@ export function packBatch(
       goalIdx[d] = bag(r.goal);
       obsIdx[d] = bag(r.obs);
       histIdx[d] = bag(r.hist);
+      memIdx[d] = bag(options.memories?.[b]?.[t] ?? []);
       p.invTemp[d] = 1 / r.temperature;
       if (r.condition === 1 && r.done.length > 0) {
         p.cond[d] = 1;
@@ -177,6 +186,7 @@ export function slicePackedBatch(p: PackedBatch, start: number, end: number): Pa
     goalIdx: rows(p.goalIdx, 1),
     obsIdx: rows(p.obsIdx, 1),
     histIdx: rows(p.histIdx, 1),
+    memIdx: rows(p.memIdx, 1),
     feats: rows(p.feats, p.C * F),
     candMask: rows(p.candMask, p.C),
     chosen: rows(p.chosen, p.C),

@@ -1,3 +1,4 @@
+import { CONTEXT_BLOCKS, hiddenScales } from './agent-config.js';
 import type { DecisionRecord } from './decision-record.js';
 import type { AgentParameters } from './parameters.js';
 
@@ -21,30 +22,55 @@ function meanEmbedding(
 /**
  * The candidates' log-probabilities for one decision, on plain typed arrays: the same function the tfjs
  * model computes for training (`createTfPolicy`), so acting needs no tensors. Returns log-softmax of
- *   (a·q + u·a + θ·x + z·β·Σ_s softmax_s(τ·sim − κ·done − μ·rank)·sign·sim) / temperature
- * with a the candidate's mean word embedding, q = [goal; observation; history]·W, x its features.
+ *   (a·q + u·a + (θ + G·h)·x + z·β·Σ_s softmax_s(τ·sim − κ·done − μ·rank)·sign·sim) / temperature
+ * with a the candidate's mean word embedding, h = tanh([goal; observation; recent; memory]·W_h + b_h) the
+ * hidden state, q = u + h·W_q/√H and G·h = h·W_g/H (`hiddenScales`), x the candidate's features.
  */
-export function scoreDecision(params: AgentParameters, record: DecisionRecord, d: number): Float64Array {
+export function scoreDecision(
+  params: AgentParameters,
+  record: DecisionRecord,
+  d: number,
+  /** Word ids of the earlier actions the memory reads (`encoder.memory`, `agent.memoryIds`). */
+  memory: readonly number[] = [],
+): Float64Array {
   const C = record.candidates.length;
-  const { embedding, query, actionBias, featureWeights, prior } = params;
-  const ctx = new Float64Array(3 * d);
+  const { embedding, hiddenWeights, hiddenBias, query, actionBias, featureWeights, featureGate, prior } =
+    params;
+  const H = hiddenBias.length;
+  const F = featureWeights.length;
+  const width = CONTEXT_BLOCKS * d;
+  const ctx = new Float64Array(width);
   meanEmbedding(ctx, embedding, record.goal, d, 0);
   meanEmbedding(ctx, embedding, record.obs, d, d);
   meanEmbedding(ctx, embedding, record.hist, d, 2 * d);
-  const q = new Float64Array(d);
-  for (let i = 0; i < 3 * d; i++) {
+  meanEmbedding(ctx, embedding, memory, d, 3 * d);
+  const h = new Float64Array(H);
+  for (let k = 0; k < H; k++) h[k] = hiddenBias[k] as number;
+  for (let i = 0; i < width; i++) {
     const ci = ctx[i] as number;
     if (ci === 0) continue;
-    for (let j = 0; j < d; j++) q[j] = (q[j] as number) + ci * (query[i * d + j] as number);
+    for (let k = 0; k < H; k++) h[k] = (h[k] as number) + ci * (hiddenWeights[i * H + k] as number);
+  }
+  for (let k = 0; k < H; k++) h[k] = Math.tanh(h[k] as number);
+  const q = new Float64Array(d);
+  for (let j = 0; j < d; j++) q[j] = actionBias[j] as number;
+  const theta = new Float64Array(F);
+  for (let f = 0; f < F; f++) theta[f] = featureWeights[f] as number;
+  const { query: queryScale, gate: gateScale } = hiddenScales(H);
+  for (let k = 0; k < H; k++) {
+    const hq = (h[k] as number) * queryScale;
+    const hg = (h[k] as number) * gateScale;
+    for (let j = 0; j < d; j++) q[j] = (q[j] as number) + hq * (query[k * d + j] as number);
+    for (let f = 0; f < F; f++) theta[f] = (theta[f] as number) + hg * (featureGate[k * F + f] as number);
   }
   const logits = new Float64Array(C);
   const a = new Float64Array(d);
   for (let c = 0; c < C; c++) {
     meanEmbedding(a, embedding, record.cand[c] ?? [], d);
     let s = 0;
-    for (let j = 0; j < d; j++) s += (a[j] as number) * ((q[j] as number) + (actionBias[j] as number));
+    for (let j = 0; j < d; j++) s += (a[j] as number) * (q[j] as number);
     const x = record.feats[c] ?? [];
-    for (let f = 0; f < featureWeights.length; f++) s += (x[f] ?? 0) * (featureWeights[f] as number);
+    for (let f = 0; f < F; f++) s += (x[f] ?? 0) * (theta[f] as number);
     logits[c] = s;
   }
   const S = record.done.length;

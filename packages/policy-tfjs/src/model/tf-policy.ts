@@ -1,5 +1,5 @@
 import * as tf from '@tensorflow/tfjs';
-import { type AgentConfig, FEATURE_COUNT } from './agent-config.js';
+import { type AgentConfig, FEATURE_COUNT, hiddenScales } from './agent-config.js';
 import type { PackedBatch } from './pack-batch.js';
 import { type AgentParameters, PARAMETER_NAMES, type ParameterName, parameterShapes } from './parameters.js';
 
@@ -33,6 +33,7 @@ export function createTfPolicy(
     variables[name] = tf.variable(tf.tensor(parameters[name], shapes[name]), trainable, `${prefix}_${name}`);
   }
   const d = config.dim;
+  const scales = hiddenScales(config.hidden);
 
   const logProbs = (p: PackedBatch) =>
     tf.tidy(() => {
@@ -42,12 +43,23 @@ export function createTfPolicy(
       const vecs = tf.matMul(tf.tensor2d(p.bags, [p.U, p.V]), variables.embedding as tf.Tensor2D);
       const pick = (idx: Int32Array) => tf.gather(vecs, tf.tensor1d(idx, 'int32'));
       const a = tf.reshape(pick(p.candIdx), [R, C, d]);
-      const ctx = tf.concat([pick(p.goalIdx), pick(p.obsIdx), pick(p.histIdx)], 1);
-      const q = tf.add(tf.matMul(ctx, variables.query as tf.Tensor2D), variables.actionBias);
+      const ctx = tf.concat([pick(p.goalIdx), pick(p.obsIdx), pick(p.histIdx), pick(p.memIdx)], 1);
+      const h = tf.tanh(
+        tf.add(tf.matMul(ctx, variables.hiddenWeights as tf.Tensor2D), variables.hiddenBias),
+      ) as tf.Tensor2D;
+      const q = tf.add(
+        tf.mul(tf.matMul(h, variables.query as tf.Tensor2D), scales.query),
+        variables.actionBias,
+      );
       let score: tf.Tensor = tf.sum(tf.mul(a, tf.expandDims(q, 1)), -1);
-      const feats = tf.tensor2d(p.feats, [R * C, FEATURE_COUNT]);
-      const featTerm = tf.matMul(feats, tf.reshape(variables.featureWeights, [FEATURE_COUNT, 1]));
-      score = tf.add(score, tf.reshape(featTerm, [R, C]));
+      // Feature weights per decision: θ + h·G, then one weighted sum per candidate.
+      const theta = tf.add(
+        tf.mul(tf.matMul(h, variables.featureGate as tf.Tensor2D), scales.gate),
+        variables.featureWeights,
+      );
+      const feats = tf.tensor3d(p.feats, [R, C, FEATURE_COUNT]);
+      const featTerm = tf.sum(tf.mul(feats, tf.expandDims(theta, 1)), -1);
+      score = tf.add(score, featTerm);
       if (S > 0 && p.P > 0) {
         const P = p.P;
         const prior = variables.prior;

@@ -8,8 +8,14 @@ export interface GoalBindings {
 
 /** One actionable piece of a skill step, already bound to the task's goal words. */
 export interface SkillClause {
-  /** Index of the numbered step or bullet it came from. */
+  /** Index of the numbered step or bullet it came from (counted over the whole body). */
   step: number;
+  /**
+   * Index of the section it came from: a heading (`### TASK: heat ###`, `## Steps`) starts a new one. Each
+   * section is its own procedure with its own progress (SKILL0's prompts put a GENERAL SKILLS section of
+   * principles before the task's own numbered steps; those are two lists, not one eleven-step procedure).
+   */
+  section: number;
   /** Content words after binding (deduplicated). */
   words: string[];
   /** "do not …", "never …": matching this clause counts against an action. */
@@ -17,6 +23,7 @@ export interface SkillClause {
 }
 
 const STEP_LINE = /^\s*(?:\d+[.)]|[-*+])\s+(.*)$/;
+const HEADING_LINE = /^\s*#{1,6}\s/;
 const CLAUSE_BREAK = /[,;:.!?()"`]|\b(?:and|then|or)\b/;
 const PLACE_PREPOSITIONS = new Set(['in', 'on', 'into', 'onto', 'to']);
 const NEGATION = /\b(?:do not|don't|never|not|avoid|skip)\b/;
@@ -26,17 +33,33 @@ const NEGATION = /\b(?:do not|don't|never|not|avoid|skip)\b/;
  * Headings and blank lines are not steps.
  */
 export function skillSteps(body: string): string[] {
+  return sectionedSteps(body).map((s) => s.text);
+}
+
+/** The steps with the section each lies in (sections are counted from 0, a new one at each heading). */
+export function sectionedSteps(body: string): { text: string; section: number }[] {
   const lines = body.split(/\r?\n/);
-  const steps: string[] = [];
+  const steps: { text: string; section: number }[] = [];
+  let section = 0;
+  let stepsInSection = 0;
   for (const line of lines) {
+    if (HEADING_LINE.test(line)) {
+      if (stepsInSection > 0) section += 1;
+      stepsInSection = 0;
+      continue;
+    }
     const m = STEP_LINE.exec(line);
-    if (m?.[1]) steps.push(m[1].trim());
+    if (m?.[1]) {
+      steps.push({ text: m[1].trim(), section });
+      stepsInSection += 1;
+    }
   }
   if (steps.length > 0) return steps;
   return body
     .split(/(?<=[.!?])\s+/)
     .map((s) => s.trim())
-    .filter((s) => s.length > 0 && !s.startsWith('#'));
+    .filter((s) => s.length > 0 && !s.startsWith('#'))
+    .map((text) => ({ text, section: 0 }));
 }
 
 /**
@@ -47,7 +70,7 @@ export function skillSteps(body: string): string[] {
  */
 export function skillClauses(body: string, bindings: GoalBindings = {}): SkillClause[] {
   const out: SkillClause[] = [];
-  skillSteps(body).forEach((step, stepIndex) => {
+  sectionedSteps(body).forEach(({ text: step, section }, stepIndex) => {
     let lastEntity: string | undefined;
     let lastReceptacle: string | undefined;
     for (const piece of step.split(CLAUSE_BREAK)) {
@@ -78,7 +101,7 @@ export function skillClauses(body: string, bindings: GoalBindings = {}): SkillCl
       }
       const unique = [...new Set(words)];
       if (unique.length > 0)
-        out.push({ step: stepIndex, words: unique, negated: NEGATION.test(piece.toLowerCase()) });
+        out.push({ step: stepIndex, section, words: unique, negated: NEGATION.test(piece.toLowerCase()) });
     }
   });
   return out;

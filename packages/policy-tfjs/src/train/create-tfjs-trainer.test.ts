@@ -1,12 +1,15 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Task, Trajectory } from '@skillrl/core';
+import { createRng, type Task, type Trajectory } from '@skillrl/core';
 import { initBackend } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSkillReadingAgent } from '../agent/checkpoint.js';
 import type { SkillReadingAgent } from '../agent/create-skill-reading-agent.js';
+import type { DecisionRecord } from '../model/decision-record.js';
+import { packBatch } from '../model/pack-batch.js';
+import { createTfPolicy } from '../model/tf-policy.js';
 import { household, householdAgent } from '../testing/household-fixture.js';
 import { playEpisode, skillFor } from '../testing/play-episode.js';
 import { createTfjsTrainer } from './create-tfjs-trainer.js';
@@ -18,6 +21,16 @@ let trainTasks: Task[];
 beforeAll(async () => {
   await initBackend();
   agent = await householdAgent(5);
+  // Non-zero read-outs (the fresh scorer outputs exactly zero), so the memory and the hidden layer move
+  // the log-probs and a mismatch between acting and training would show.
+  const rng = createRng('trainer-test-weights');
+  const p = agent.parameters;
+  agent.setParameters({
+    ...p,
+    query: p.query.map(() => rng.normal(0, 0.5)),
+    featureGate: p.featureGate.map(() => rng.normal(0, 0.5)),
+    actionBias: p.actionBias.map(() => rng.normal(0, 0.2)),
+  });
   const skills = await household.skills();
   const tasks = await household.load({ split: 'train', limit: 12, seed: 11 });
   trainTasks = tasks;
@@ -43,6 +56,22 @@ describe('forward passes', () => {
       });
     });
     expect(compared).toBeGreaterThan(100);
+    // The memory is not in the stored records; without the trainer rebuilding it the log-probs differ.
+    const noMemory = createTfPolicy(agent.parameters, agent.config, agent.vocabulary.size);
+    const rows = batch.map((t) => t.steps.map((s) => s.info?.policy as DecisionRecord));
+    const out = noMemory.logProbs(packBatch(rows, { vocabularySize: agent.vocabulary.size }));
+    const values = await out.logProbs.data();
+    const T = out.logProbs.shape[1];
+    let differ = 0;
+    batch.forEach((t, b) => {
+      t.steps.forEach((s, i) => {
+        if (Math.abs((values[b * T + i] as number) - (s.logProb as number)) > 1e-3) differ += 1;
+      });
+    });
+    expect(differ).toBeGreaterThan(compared / 2);
+    out.logProbs.dispose();
+    out.entropy.dispose();
+    noMemory.dispose();
     trainer.dispose();
   });
 });

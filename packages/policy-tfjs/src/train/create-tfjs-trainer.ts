@@ -41,14 +41,26 @@ export interface TfjsTrainerOptions {
   entropyCoef?: number;
   /** Trajectories per forward/backward pass (default: the whole batch). */
   microBatchSize?: number;
-  /** Optimiser steps per `update` on the same batch, ratios against the sampling log-probs (default 1). */
+  /** Passes over the batch per `update`, ratios against the sampling log-probs (default 1). */
   epochs?: number;
+  /**
+   * Optimiser steps per pass: the batch's trajectories are dealt round-robin into this many mini-batches
+   * and each takes its own clipped step, as PPO's (and verl's `ppo_mini_batch_size`) do (default 1: one step
+   * on the whole batch). More steps from the same rollouts at about the same compute.
+   */
+  miniBatches?: number;
   /** Episodes that hit the step limit without finishing: train on them (default) or skip them. */
   truncated?: 'train' | 'skip';
   /** Backend to put first (default: tensor-ops' order, tfjs-node-gpu → tfjs-node → wasm → cpu). */
   backend?: BackendChoice;
   /** Reference weights for the KL term (default: the agent's weights when the trainer is created). */
   reference?: AgentParameters;
+  /**
+   * Also train the skill reader's strengths β, τ, κ, μ (default false). Frozen, the with/without-skill gap
+   * can close only by the skill-free path getting better; trained, the policy can close it the cheap way,
+   * by reading the skill less (measured: see the README's diagnosis).
+   */
+  trainPrior?: boolean;
 }
 
 export interface TfjsTrainer extends PolicyTrainer {
@@ -64,6 +76,8 @@ export interface TfjsTrainer extends PolicyTrainer {
 interface Row {
   index: number;
   records: (DecisionRecord | null)[];
+  /** Per step, the memory's word ids (rebuilt from the trajectory's earlier actions). */
+  memories: number[][];
   advantages: number[];
   behaviour: (number | undefined)[];
 }
@@ -92,6 +106,10 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
   if (!Number.isInteger(epochs) || epochs < 1) {
     throw new InvalidArgumentError('options.epochs', `expected an integer >= 1, got ${epochs}`);
   }
+  const miniBatches = options.miniBatches ?? 1;
+  if (!Number.isInteger(miniBatches) || miniBatches < 1) {
+    throw new InvalidArgumentError('options.miniBatches', `expected an integer >= 1, got ${miniBatches}`);
+  }
   const reference = copyParameters(options.reference ?? agent.parameters);
   let policy: TfPolicy | undefined;
   let refPolicy: TfPolicy | undefined;
@@ -112,6 +130,11 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
     return { policy, optimizer: optimizer as tf.Optimizer };
   };
 
+  const memoriesOf = (t: Trajectory): number[][] => {
+    const actions = t.steps.map((s) => s.action);
+    return actions.map((_, i) => agent.memoryIds(actions.slice(0, i)));
+  };
+
   const run = async (p: TfPolicy, packed: PackedBatch): Promise<Float32Array> => {
     const out = p.logProbs(packed);
     const values = (await out.logProbs.data()) as Float32Array;
@@ -125,7 +148,10 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
     async logProbs(trajectories) {
       const { policy: p } = await ready();
       const rows = trajectories.map((t) => t.steps.map(recordOf));
-      const packed = packBatch(rows, { vocabularySize: agent.vocabulary.size });
+      const packed = packBatch(rows, {
+        vocabularySize: agent.vocabulary.size,
+        memories: trajectories.map(memoriesOf),
+      });
       const values = await run(p, packed);
       return rows.map((r, b) => r.map((_, t) => values[b * packed.T + t] as number));
     },
@@ -166,7 +192,13 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
           counts.skipped_advantage += 1;
           return;
         }
-        rows.push({ index, records, advantages: adv, behaviour: t.steps.map((s) => s.logProb) });
+        rows.push({
+          index,
+          records,
+          memories: memoriesOf(t),
+          advantages: adv,
+          behaviour: t.steps.map((s) => s.logProb),
+        });
       });
       const base = {
         episodes: rows.length,
@@ -178,9 +210,15 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
 
       const { policy: p, optimizer: opt } = await ready();
       const packStarted = performance.now();
+      // Dealt round-robin, then laid out mini-batch after mini-batch so each one is a contiguous slice.
+      const parts = Math.min(miniBatches, rows.length);
+      const dealt = Array.from({ length: parts }, (_, m) => rows.filter((_, i) => i % parts === m));
+      const bounds = [0];
+      for (const part of dealt) bounds.push((bounds.at(-1) as number) + part.length);
+      rows.splice(0, rows.length, ...dealt.flat());
       const packed = packBatch(
         rows.map((r) => r.records),
-        { vocabularySize: agent.vocabulary.size },
+        { vocabularySize: agent.vocabulary.size, memories: rows.map((r) => r.memories) },
       );
       const T = packed.T;
       const mask = rows.map((r) => Array.from({ length: T }, (_, t) => (r.records[t] ? 1 : 0)));
@@ -208,36 +246,42 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
         ref = rows.map((_, b) => Array.from({ length: T }, (_, t) => values[b * T + t] as number));
       }
       const model = {
-        trainableVariables: p.trainableVariables,
+        trainableVariables: options.trainPrior
+          ? p.trainableVariables
+          : p.trainableVariables.filter((v) => v !== p.variables.prior),
         logProbs: (inputs: PackedBatch) => p.logProbs(inputs),
       };
       const refMs = performance.now() - refStarted;
       const gradStarted = performance.now();
       let metrics: TrainMetrics = {};
       for (let epoch = 0; epoch < epochs; epoch++) {
-        metrics = await policyGradientStep(
-          model,
-          {
-            inputs: packed,
-            mask,
-            advantages: adv,
-            ...(old && { oldLogProbs: old }),
-            ...(ref && { refLogProbs: ref }),
-          },
-          {
-            optimizer: opt,
-            sliceInputs: slicePackedBatch,
-            maxGradNorm: options.maxGradNorm ?? 1,
-            ...(options.loss !== undefined && { loss: options.loss }),
-            ...(options.aggregation !== undefined && { aggregation: options.aggregation }),
-            ...(options.kl && { kl: options.kl }),
-            ...(options.clipLow !== undefined && { clipLow: options.clipLow }),
-            ...(options.clipHigh !== undefined && { clipHigh: options.clipHigh }),
-            ...(options.dualClip !== undefined && { dualClip: options.dualClip }),
-            ...(options.entropyCoef !== undefined && { entropyCoef: options.entropyCoef }),
-            ...(options.microBatchSize !== undefined && { microBatchSize: options.microBatchSize }),
-          },
-        );
+        for (let m = 0; m < parts; m++) {
+          const [lo, hi] = [bounds[m] as number, bounds[m + 1] as number];
+          const whole = lo === 0 && hi === rows.length;
+          metrics = await policyGradientStep(
+            model,
+            {
+              inputs: whole ? packed : slicePackedBatch(packed, lo, hi),
+              mask: mask.slice(lo, hi),
+              advantages: adv.slice(lo, hi),
+              ...(old && { oldLogProbs: old.slice(lo, hi) }),
+              ...(ref && { refLogProbs: ref.slice(lo, hi) }),
+            },
+            {
+              optimizer: opt,
+              sliceInputs: slicePackedBatch,
+              maxGradNorm: options.maxGradNorm ?? 1,
+              ...(options.loss !== undefined && { loss: options.loss }),
+              ...(options.aggregation !== undefined && { aggregation: options.aggregation }),
+              ...(options.kl && { kl: options.kl }),
+              ...(options.clipLow !== undefined && { clipLow: options.clipLow }),
+              ...(options.clipHigh !== undefined && { clipHigh: options.clipHigh }),
+              ...(options.dualClip !== undefined && { dualClip: options.dualClip }),
+              ...(options.entropyCoef !== undefined && { entropyCoef: options.entropyCoef }),
+              ...(options.microBatchSize !== undefined && { microBatchSize: options.microBatchSize }),
+            },
+          );
+        }
       }
       const gradMs = performance.now() - gradStarted;
       agent.setParameters(p.read());
