@@ -1,10 +1,20 @@
-import { defineConfig } from 'tsup';
+import { defineConfig, type Options } from 'tsup';
 
-export default defineConfig({
+const common: Options = {
   entry: ['src/index.ts'],
-  format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,
-  clean: true,
   target: 'node20',
-});
+};
+
+export default defineConfig([
+  { ...common, format: ['esm'], clean: false },
+  {
+    ...common,
+    format: ['cjs'],
+    clean: false,
+    // p-limit (and its yocto-queue) ship ESM only: `require()` of them gives a namespace whose default is not
+    // the function, so the CommonJS build carries its own copy (about 7 kB) and the ESM build imports them.
+    noExternal: ['p-limit', 'yocto-queue'],
+  },
+]);

@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // `.` loads without vitest; `./vitest` holds the suites (vitest is an optional peer, kept external).
+  entry: { index: 'src/index.ts', vitest: 'src/vitest.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   sourcemap: true,

@@ -1,5 +1,5 @@
 import type { Task, Trajectory } from '@skillrl/core';
-import { describeAdapterConformance } from '@skillrl/testkit';
+import { describeAdapterConformance } from '@skillrl/testkit/vitest';
 import { describe, expect, it } from 'vitest';
 import sorting from './index.js';
 

@@ -1,4 +1,4 @@
-import { describeEstimatorConformance } from '@skillrl/testkit';
+import { describeEstimatorConformance } from '@skillrl/testkit/vitest';
 import { describe, expect, it } from 'vitest';
 import { createCenteredRank } from './centered-rank.js';
 import { estimators } from './index.js';

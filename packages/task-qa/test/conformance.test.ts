@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { describeAdapterConformance } from '@skillrl/testkit';
+import { describeAdapterConformance } from '@skillrl/testkit/vitest';
 import qaAdapter, { createGaiaAdapter, createJsonlAdapter, createWebWalkerAdapter } from '../src/index.js';
 
 const fixture = (path: string) => fileURLToPath(new URL(`../test-fixtures/${path}`, import.meta.url));

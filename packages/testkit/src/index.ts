@@ -1,12 +1,20 @@
 /**
  * @skillrl/testkit — tools to test skillrl and its plugins for real: a fake OpenAI-compatible server with
- * injectable faults, and conformance suites that third-party estimators and task adapters run.
+ * injectable faults, and conformance checks that third-party estimators and task adapters run. This entry
+ * loads without vitest (from `import` and `require`); the vitest suites are `@skillrl/testkit/vitest`.
  */
-
-// Conformance suite for task adapters (vitest).
-export * from './adapter-conformance/index.js';
-// Conformance suite for advantage estimators (vitest).
-export * from './estimator-conformance/index.js';
 
 // Fake OpenAI-compatible HTTP server with fault injection.
 export * from './fake-openai/index.js';
+
+// Conformance checks for advantage estimators as plain functions, for any test runner.
+export type { BaseBatch, BatchBuilder } from './estimator-conformance/conformance-batches.js';
+export {
+  type ConformanceCheck,
+  DEFAULT_CONFORMANCE_METRICS,
+  type EstimatorConformanceOptions,
+  estimatorConformanceChecks,
+} from './estimator-conformance/estimator-conformance-checks.js';
+
+// Options of the adapter suite (types only: the suite itself is in `@skillrl/testkit/vitest`).
+export type { AdapterConformanceOptions } from './adapter-conformance/index.js';

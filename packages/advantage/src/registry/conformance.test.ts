@@ -3,7 +3,7 @@ import {
   type BaseBatch,
   describeEstimatorConformance,
   type EstimatorConformanceOptions,
-} from '@skillrl/testkit';
+} from '@skillrl/testkit/vitest';
 import { describe, expect, it } from 'vitest';
 import { createEstimator, listEstimators } from './estimator-registry.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { formatSkill, type Task, type Trajectory, validate } from '@skillrl/core';
-import { describeAdapterConformance } from '@skillrl/testkit';
+import { describeAdapterConformance } from '@skillrl/testkit/vitest';
 import { describe, expect, it } from 'vitest';
 import household, {
   createHouseholdAdapter,
