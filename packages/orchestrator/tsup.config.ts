@@ -5,7 +5,7 @@ import { configSchema } from './src/config/config-schema';
 export default defineConfig([
   {
     entry: ['src/index.ts'],
-    format: ['esm', 'cjs'],
+    format: ['esm'],
     dts: true,
     sourcemap: true,
     clean: false,
@@ -15,6 +15,17 @@ export default defineConfig([
       mkdirSync('dist', { recursive: true });
       writeFileSync('dist/config-schema.json', `${JSON.stringify(configSchema, null, 2)}\n`);
     },
+  },
+  {
+    entry: ['src/index.ts'],
+    format: ['cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: false,
+    target: 'node20',
+    // import-meta-resolve (Node's ESM resolution, for plugins) ships ESM only: `require()` cannot load it
+    // on every Node 20, so the CommonJS build carries its own copy.
+    noExternal: ['import-meta-resolve'],
   },
   {
     entry: { cli: 'src/cli.ts' },

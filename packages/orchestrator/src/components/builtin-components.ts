@@ -14,7 +14,7 @@ import { importBuiltin, type ModuleNamespace } from './import-package.js';
 type Fn = (...args: unknown[]) => unknown;
 
 export interface BuiltinEntry<T> {
-  /** The package that provides it: named in the error when it is not installed. */
+  /** The package (or package subpath) that provides it: named in the error when it is not installed. */
   package: string;
   describe: string;
   create(mod: ModuleNamespace, options: JsonObject, ctx: ComponentContext): T | Promise<T>;
@@ -152,7 +152,8 @@ const agents: Record<string, BuiltinEntry<Agent>> = {
 
 const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
   'step-editor': {
-    package: '@skillrl/skill-generator',
+    // The subpath that loads tfjs; needs @skillrl/tensor-ops and @tensorflow/tfjs installed.
+    package: '@skillrl/skill-generator/step-editor',
     describe: 'the trainable in-process step editor over the adapter step vocabulary (offline Skill-R1)',
     create(mod, options, ctx) {
       const adapter = needAdapter(ctx, 'step-editor');
@@ -182,7 +183,8 @@ const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
     },
   },
   'llm-editor': {
-    package: '@skillrl/skill-generator',
+    // The subpath that loads no tfjs.
+    package: '@skillrl/skill-generator/llm-editor',
     describe: 'the LLM skill editor (inference mode) over an OpenAI-compatible endpoint',
     create(mod, options, ctx) {
       const model = options.model;
@@ -235,6 +237,7 @@ export function importEntry(
   entry: BuiltinEntry<unknown>,
   kind: ComponentKind,
   name: string,
+  configPath?: string,
 ): Promise<ModuleNamespace> {
-  return importBuiltin(entry.package, `${kind} "${name}"`);
+  return importBuiltin(entry.package, `${kind} "${name}"`, configPath);
 }

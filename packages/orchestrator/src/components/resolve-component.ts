@@ -10,6 +10,8 @@ import type {
   ResolvedComponent,
 } from './component-types.js';
 import { importBuiltin, importFromConfig, type ModuleNamespace } from './import-package.js';
+import { contractOf, listExports, shapeProblem } from './plugin-shape.js';
+import { PluginShapeError } from './plugin-shape-error.js';
 
 const PLUGIN_EXPORTS: Record<Exclude<ComponentKind, 'estimator'>, string[]> = {
   adapter: ['default', 'adapter', 'createAdapter'],
@@ -66,21 +68,38 @@ export async function resolveComponent<K extends Exclude<ComponentKind, 'estimat
 ): Promise<ResolvedComponent<ComponentTypes[K]>> {
   const s = normalise(spec);
   if (s.package !== undefined) {
-    const mod = await importFromConfig(s.package, ctx.configPath, `${kind} "${s.name ?? s.package}"`);
+    const what = `${kind} "${s.name ?? s.package}"`;
+    const mod = await importFromConfig(s.package, ctx.configPath, what);
     const candidates = s.export ? [s.export] : PLUGIN_EXPORTS[kind];
     const key = candidates.find((k) => mod[k] !== undefined);
     if (key === undefined) {
-      throw new InvalidArgumentError(
-        kind,
-        `package "${s.package}" exports none of ${candidates.join(', ')}; name the export with "export"`,
+      throw new PluginShapeError(
+        what,
+        s.package,
+        candidates.join('|'),
+        `${contractOf(kind)} (no export ${candidates.map((c) => `"${c}"`).join(', ')})`,
+        listExports(mod),
       );
     }
     const exportValue = mod[key];
+    const isFactory = typeof exportValue === 'function' && shapeProblem(kind, exportValue) !== undefined;
     const value = (
-      typeof exportValue === 'function'
+      isFactory
         ? await (exportValue as (o: JsonObject, c: ComponentContext) => unknown)(s.options, ctx)
         : exportValue
     ) as ComponentTypes[K];
+    const problem = shapeProblem(kind, value);
+    if (problem !== undefined) {
+      throw new PluginShapeError(
+        what,
+        s.package,
+        key,
+        isFactory
+          ? `factory of a ${problem} (called with the options and context, it returned that)`
+          : problem,
+        listExports(mod),
+      );
+    }
     const persistence = pluginPersistence(value);
     return {
       value,
@@ -93,7 +112,7 @@ export async function resolveComponent<K extends Exclude<ComponentKind, 'estimat
   const table = BUILTIN_COMPONENTS[kind] as Record<string, BuiltinEntry<ComponentTypes[K]>>;
   const entry = table[name];
   if (!entry) throw new RegistryError(kind, name, 'unknown', Object.keys(table));
-  const mod = await importEntry(entry as BuiltinEntry<unknown>, kind, name);
+  const mod = await importEntry(entry as BuiltinEntry<unknown>, kind, name, ctx.configPath);
   const value = await entry.create(mod, s.options, ctx);
   const persistence = entry.persistence?.(mod) ?? pluginPersistence(value);
   return { value, source: `registry:${name}`, options: s.options, ...(persistence ? { persistence } : {}) };
@@ -110,10 +129,37 @@ export interface ResolvedEstimator {
   create(): AdvantageEstimator;
 }
 
-function estimatorTable(mod: ModuleNamespace): Record<string, EstimatorFactory> {
-  const chosen = mod.estimators ?? mod.default;
-  if (chosen && typeof chosen === 'object') return chosen as Record<string, EstimatorFactory>;
-  return {};
+const ESTIMATOR_TABLE = '{ "<name>": (options) => AdvantageEstimator }';
+
+/** A package's estimators: `export const estimators = { name: factory }` (or the same as its default export). */
+export function estimatorTable(
+  mod: ModuleNamespace,
+  packageName: string,
+  what: string,
+): Record<string, EstimatorFactory> {
+  const key = mod.estimators !== undefined ? 'estimators' : 'default';
+  const chosen = mod[key];
+  if (chosen === null || typeof chosen !== 'object' || Object.keys(chosen).length === 0) {
+    throw new PluginShapeError(
+      what,
+      packageName,
+      'estimators',
+      `table of estimator factories ${ESTIMATOR_TABLE}`,
+      listExports(mod),
+    );
+  }
+  const table = chosen as Record<string, unknown>;
+  const bad = Object.keys(table).filter((n) => typeof table[n] !== 'function');
+  if (bad.length > 0) {
+    throw new PluginShapeError(
+      what,
+      packageName,
+      key,
+      `table of estimator factories ${ESTIMATOR_TABLE}: ${bad.map((n) => `"${n}" is not a function`).join(', ')}`,
+      listExports(mod),
+    );
+  }
+  return table as Record<string, EstimatorFactory>;
 }
 
 /**
@@ -123,21 +169,20 @@ function estimatorTable(mod: ModuleNamespace): Record<string, EstimatorFactory> 
  */
 export async function resolveEstimator(spec: ComponentSpec, configPath: string): Promise<ResolvedEstimator> {
   const s = normalise(spec);
-  const advantage = await importBuiltin('@skillrl/advantage', `estimator "${s.name ?? s.package}"`);
+  const advantage = await importBuiltin(
+    '@skillrl/advantage',
+    `estimator "${s.name ?? s.package}"`,
+    configPath,
+  );
   const register = advantage.registerEstimator as (name: string, factory: EstimatorFactory) => void;
   const create = advantage.createEstimator as (name: string, options?: JsonObject) => AdvantageEstimator;
   let name = s.name;
   let source = `registry:${name}`;
   if (s.package !== undefined) {
-    const mod = await importFromConfig(s.package, configPath, `estimator "${s.name ?? s.package}"`);
-    const table = estimatorTable(mod);
+    const what = `estimator "${s.name ?? s.package}"`;
+    const mod = await importFromConfig(s.package, configPath, what);
+    const table = estimatorTable(mod, s.package, what);
     const names = Object.keys(table);
-    if (names.length === 0) {
-      throw new InvalidArgumentError(
-        'estimator.package',
-        `"${s.package}" exports no estimators; export \`estimators: { "<name>": (options) => estimator }\``,
-      );
-    }
     for (const [n, factory] of Object.entries(table)) register(n, factory);
     if (name === undefined) {
       if (names.length > 1) {
@@ -151,7 +196,17 @@ export async function resolveEstimator(spec: ComponentSpec, configPath: string):
     source = `package:${s.package}#${name}`;
   }
   const resolvedName = name as string;
-  // Creating once here surfaces an unknown name or bad options before any rollout.
-  create(resolvedName, s.options);
+  // Creating once here surfaces an unknown name, bad options or a wrong shape before any rollout.
+  const made = create(resolvedName, s.options);
+  const problem = shapeProblem('estimator', made);
+  if (problem !== undefined && s.package !== undefined) {
+    throw new PluginShapeError(
+      `estimator "${resolvedName}"`,
+      s.package,
+      `estimators.${resolvedName}`,
+      `factory of an ${problem} (called with the options, it returned that)`,
+      Object.keys(made ?? {}).map((k) => `${k} (${typeof (made as unknown as Record<string, unknown>)[k]})`),
+    );
+  }
   return { name: resolvedName, source, create: () => create(resolvedName, s.options) };
 }
