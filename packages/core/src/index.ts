@@ -16,5 +16,5 @@ export * from './run-store/index.js';
 export * from './schema/index.js';
 // Keeping API keys out of errors, logs and run directories.
 export * from './secrets/index.js';
-// SKILL.md: parse, format, validate (Agent Skills rules).
+// SKILL.md: parse, format, validate (Agent Skills rules); the most specific skill for a family.
 export * from './skill/index.js';

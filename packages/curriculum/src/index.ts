@@ -25,6 +25,10 @@ export {
   type SkillcCurriculumOptions,
   type SkillcEvidence,
 } from './skillc-curriculum.js';
+// SKILLC's step planning, as plain data for rollout's planner: the tasks a step samples, the skill and the
+// with-skill share of each group, λ_k per sample, each family's skill context, the paired validation.
+export * from './step-plan/index.js';
+
 // Static: fixed ρ and λ.
 export {
   createStaticCurriculum,

@@ -12,7 +12,7 @@ export interface FamilyReading {
 }
 
 const HOW_TO_FILL =
-  'summariseValidation in @skillrl/orchestrator fills it; by hand, count the validation episodes this family ran on that side (0 when none ran)';
+  'summariseValidation (this package) fills it; by hand, count the validation episodes this family ran on that side (0 when none ran)';
 
 /** Throws unless `validation` has the `{ step, families }` shape; returns it typed. */
 export function checkValidationShape(validation: unknown): ValidationResult {

@@ -52,8 +52,11 @@ export { type CachedResponse, createRequestCache, type RequestCache } from './ca
 export {
   type CollectRolloutsOptions,
   collectRollouts,
+  type PlannedRollouts,
   type RolloutRun,
+  type RolloutRunSettings,
   type RolloutSummary,
+  type TrajectoryInfo,
 } from './collect/collect-rollouts.js';
 export {
   type PairingOptions,

@@ -3,6 +3,11 @@ export interface StepResult {
   observation: string;
   reward: number;
   done: boolean;
+  /**
+   * Anything the environment wants a verifier to see (a success flag, the purchase made). Plain JSON: it is
+   * stored in `rollouts.jsonl`. The episode runner keeps it at `step.info.env` of the trajectory step, so a
+   * verifier reads `trajectory.steps.at(-1)?.info?.env?.<field>` (see `TrajectoryStep.info`).
+   */
   info?: Record<string, unknown>;
 }
 

@@ -22,7 +22,22 @@ export interface TrajectoryStep {
   logProbs?: number[];
   /** Log-probability of the whole action (the sum, or the policy's own action log-prob). */
   logProb?: number;
-  info?: Record<string, unknown>;
+  /**
+   * What the step knows besides its fields. The agent's own info (`raw` reply, `toolCall`, a policy's
+   * record) sits here at the top level; the environment's `StepResult.info` sits under **`env`**, so the two
+   * never overwrite each other. A verifier reads the environment's flags there:
+   * `trajectory.steps.at(-1)?.info?.env?.sorted`, never `info?.sorted`. The episode runner
+   * (`runEpisode` in `@skillrl/rollout`) writes it this way, and the testkit's adapter conformance plays its
+   * episodes through that runner, so a verifier that passes conformance reads what real runs write.
+   */
+  info?: TrajectoryStepInfo;
+}
+
+/** `TrajectoryStep.info`: the agent's info at the top level, the environment's under `env`. */
+export interface TrajectoryStepInfo {
+  /** The environment's `StepResult.info` for this step, as it returned it. */
+  env?: Record<string, unknown>;
+  [key: string]: unknown;
 }
 
 export interface TrajectoryError {

@@ -1,5 +1,6 @@
 export { formatSkill, skillHash } from './format-skill.js';
 export { type ParseSkillOptions, parseSkill } from './parse-skill.js';
+export { skillForFamily } from './skill-for-family.js';
 export {
   assertValidSkill,
   FAMILIES_METADATA_KEY,

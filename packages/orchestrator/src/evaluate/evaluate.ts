@@ -1,8 +1,7 @@
-import type { Trajectory } from '@skillrl/core';
-import { planRollouts } from '@skillrl/rollout';
+import type { Skill, TaskAdapter, Trajectory } from '@skillrl/core';
+import { skillForFamily } from '@skillrl/core';
+import { collectRollouts, planRollouts } from '@skillrl/rollout';
 import type { LoadedConfig } from '../config/config-types.js';
-import { familySkills } from '../internalize/family-skills.js';
-import { runPlannedEpisodes } from '../run/run-planned-episodes.js';
 import type { RunProgress } from '../run/run-types.js';
 import { loadTasks, setupBasics } from '../run/setup-run.js';
 
@@ -36,7 +35,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const basics = await setupBasics(config, loaded.path);
   const adapter = basics.adapter.value;
   const tasks = await loadTasks(adapter, config.tasks, config.seed);
-  const skills = familySkills([...adapter.families], adapter.skills ? await adapter.skills() : []);
+  const skills = await defaultSkills(adapter);
   const plan = planRollouts({
     tasks,
     skills: (task) => skills[task.family],
@@ -47,26 +46,33 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const progress: RunProgress = { done: 0, total: plan.length, reused: 0, successRate: 0, phase: 'eval' };
   let passed = 0;
   options.onProgress?.({ ...progress });
-  const runs = await runPlannedEpisodes(
+  // Through rollout's episode pool, as every run's episodes go.
+  const runs = await collectRollouts({
     plan,
-    'eval',
-    {
-      adapter,
-      agent: basics.agent.value,
-      concurrency: config.concurrency ?? 8,
-      ...(config.maxSteps ? { maxSteps: config.maxSteps } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
+    adapter,
+    agent: basics.agent.value,
+    concurrency: config.concurrency ?? 8,
+    ...(config.maxSteps ? { maxSteps: config.maxSteps } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    onTrajectory: (t) => {
+      progress.done++;
+      if (t.verdict.passed) passed++;
+      progress.successRate = passed / progress.done;
+      options.onProgress?.({ ...progress });
     },
-    {
-      onDone: (t) => {
-        progress.done++;
-        if (t.verdict.passed) passed++;
-        progress.successRate = passed / progress.done;
-        options.onProgress?.({ ...progress });
-      },
-    },
-  );
+  }).collect();
   return summarise(runs);
+}
+
+/** The adapter's most specific skill per family: what the with-skill side carries by default. */
+export async function defaultSkills(adapter: TaskAdapter): Promise<Record<string, Skill>> {
+  const bank = adapter.skills ? await adapter.skills() : [];
+  const out: Record<string, Skill> = {};
+  for (const family of adapter.families) {
+    const skill = skillForFamily(bank, family);
+    if (skill) out[family] = skill;
+  }
+  return out;
 }
 
 function rate(xs: readonly Trajectory[]): number | null {

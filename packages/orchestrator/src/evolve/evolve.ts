@@ -1,6 +1,4 @@
 import type {
-  EpisodeSummary,
-  GenerationRecord,
   JsonObject,
   JsonValue,
   Skill,
@@ -9,34 +7,29 @@ import type {
   Task,
   Trajectory,
 } from '@skillrl/core';
-import { formatSkill, InvalidArgumentError, taskSlug, validateSkill } from '@skillrl/core';
+import { formatSkill, InvalidArgumentError, skillForFamily, taskSlug } from '@skillrl/core';
 import { planRollouts } from '@skillrl/rollout';
+import type {
+  createSkillR1State as CreateState,
+  runSkillR1Generation as RunGeneration,
+  SkillR1GenerationResult,
+  SkillR1State,
+} from '@skillrl/skill-generator';
 import type { ResolvedComponent } from '../components/component-types.js';
+import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
 import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import { openRun } from '../run/open-run.js';
+import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
-import { episodeSummary } from './episode-summary.js';
 
 export interface EvolveOptions extends RunOptions {
   /** The config file's path: packages resolve from its directory (default: a file in the working directory). */
   configPath?: string;
   /** Continue the run in `runDir` from its latest checkpoint. */
   resume?: boolean;
-}
-
-interface TaskState {
-  history: GenerationRecord[];
-  current?: Skill;
-  /** Mean reward of the previous generation (s0's rollouts before generation 1). */
-  previousMean?: number;
-}
-
-interface EvolveState {
-  tasks: Record<string, TaskState>;
-  generationMeans: number[];
 }
 
 /**
@@ -47,41 +40,17 @@ interface EvolveState {
 interface Track {
   prefix: 'g' | 'h';
   tasks: Task[];
-  states: Record<string, TaskState>;
-  means: number[];
+  state: SkillR1State;
   train: boolean;
 }
 
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
-const EXAMPLES = 3;
-
-function initialSkill(task: Task, skills: readonly Skill[]): Skill | undefined {
-  // The most specific skill for the family: a family skill beats the general one.
-  const matching = skills.filter((s) => s.families?.includes(task.family));
-  matching.sort((a, b) => (a.families?.length ?? 0) - (b.families?.length ?? 0));
-  return matching[0];
-}
-
-function recordFor(
-  generation: number,
-  skill: Skill,
-  reward: number,
-  runs: readonly Trajectory[],
-): GenerationRecord {
-  const failures: EpisodeSummary[] = [];
-  const successes: EpisodeSummary[] = [];
-  for (const t of runs) {
-    const list = t.verdict.passed ? successes : failures;
-    if (list.length < EXAMPLES) list.push(episodeSummary(t));
-  }
-  return { generation, skill, reward, failures, successes };
-}
 
 /**
- * Skill-R1 (arXiv 2605.09359): per task instance, generations 1..G; the editor proposes K candidate skills
- * from the task and the history, the frozen task model runs M episodes under each, the `skill-r1`
- * estimator scores candidates (A_intra + λ·A_inter), the editor learns from them in `grpo` mode, and the
- * best candidate is carried forward. Generation 0 measures the starting skill s0.
+ * Skill-R1 (arXiv 2605.09359), wired: the config's parts are resolved, then generation 0 (the starting
+ * skill s0) and generations 1..G run through `runSkillR1Generation` of `@skillrl/skill-generator`, which
+ * owns the method step; this loop persists what each generation returns (candidates before its rollouts,
+ * the advantages, the carried skills, events) and checkpoints after it.
  */
 export async function evolve(input: RunConfig, options: EvolveOptions = {}): Promise<RunResult> {
   const config = parseConfig(input);
@@ -104,6 +73,10 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   // Everything a config names is resolved before the first rollout, so a bad name fails fast.
   const basics = await setupBasics(config, configPath);
   const adapter = basics.adapter.value;
+  // The method step lives in @skillrl/skill-generator (loaded on use, like every built-in part).
+  const method = await importBuiltin('@skillrl/skill-generator', "Skill-R1's generation step", configPath);
+  const step = method.runSkillR1Generation as typeof RunGeneration;
+  const createState = method.createSkillR1State as typeof CreateState;
   let generator: ResolvedComponent<SkillGenerator> | undefined;
   if (variant !== 'no-skill') {
     generator = await resolveComponent(
@@ -139,10 +112,9 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   );
   try {
     const root = basics.root;
-    const agent = basics.agent.value;
     const runCtx = {
       adapter,
-      agent,
+      agent: basics.agent.value,
       concurrency: config.concurrency ?? 8,
       ...(config.maxSteps ? { maxSteps: config.maxSteps } : {}),
     };
@@ -153,9 +125,10 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       config: config as unknown as JsonObject,
     });
 
+    // s0: the most specific skill of the task's family in the adapter's bank.
     const s0 = new Map<string, Skill>();
     for (const task of [...tasks, ...heldOutTasks]) {
-      const skill = useS0 ? initialSkill(task, bank) : undefined;
+      const skill = useS0 ? skillForFamily(bank, task.family) : undefined;
       if (skill) s0.set(task.id, skill);
     }
     const trackEpisodes = (list: readonly Task[]) =>
@@ -164,14 +137,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       list.length * finalEpisodes;
     session.setTotal(trackEpisodes(tasks) + trackEpisodes(heldOutTasks));
 
-    let state: EvolveState = {
-      tasks: Object.fromEntries(tasks.map((t) => [t.id, { history: [] }])),
-      generationMeans: [],
-    };
+    const training: Track = { prefix: 'g', tasks, state: createState(tasks), train: true };
     let start = 0;
     const checkpoint = session.latestCheckpoint();
     if (checkpoint) {
-      state = checkpoint.state as unknown as EvolveState;
+      training.state = checkpoint.state as unknown as SkillR1State;
       start = checkpoint.completed;
       if (generator?.persistence) {
         generator.value = await session.restore(generator, checkpoint.components.generator);
@@ -205,231 +175,91 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       session.creditStored((t) => (t.generation ?? 0) < start);
     }
 
-    const training: Track = {
-      prefix: 'g',
-      tasks,
-      states: state.tasks,
-      means: state.generationMeans,
-      train: true,
-    };
-    for (let g = start; g <= generations; g++) {
-      session.setPhase(g === 0 ? 'generation 0 (s0)' : `generation ${g}/${generations}`);
-      if (g === 0) await runStart(training);
-      else await runGeneration(g, training);
-      await session.checkpoint(g + 1, state as unknown as JsonValue, { generator });
-    }
-
-    /** Generation 0: s0's rollouts (or the task model alone for `no-skill`), the baseline of A_inter(1). */
-    async function runStart(track: Track): Promise<void> {
-      const unit = `${track.prefix}0`;
-      const plan = planRollouts({
-        tasks: variant === 'no-skill' ? track.tasks : track.tasks.filter((t) => s0.has(t.id)),
-        skills: (task) => s0.get(task.id),
-        groupSize: M,
-        seed: root.seedFor(unit),
-      });
-      const runs = await session.runEpisodes(plan, unit, { ...runCtx, generation: 0 });
-      for (const task of track.tasks) {
-        const mine = runs.filter((r) => r.taskId === task.id);
-        const ts = track.states[task.id] as TaskState;
-        const skill = s0.get(task.id);
-        if (mine.length === 0) continue;
-        const reward = mean(mine.map((r) => r.reward));
-        ts.previousMean = reward;
-        if (skill) {
-          ts.current = skill;
-          ts.history.push(recordFor(0, skill, reward, mine));
-          if (track.train) {
-            session.store.writeFile(
-              `skills/0/${taskSlug(task.id)}/${skill.name}/SKILL.md`,
-              formatSkill(skill),
-            );
-          }
-        }
-        if (track.train) {
-          session.emit({
-            type: 'generation',
-            taskId: task.id,
-            generation: 0,
-            meanReward: reward,
-            bestReward: reward,
-            bestSkill: skill?.name ?? '',
-          });
-        }
-      }
-      // Without s0 (initialSkill: none) nothing ran: no mean, rather than a made-up 0.
-      if (runs.length > 0) track.means[0] = mean(runs.map((r) => r.reward));
-    }
-
+    /** One generation of a track through the method step; what it returns is persisted here. */
     async function runGeneration(g: number, track: Track): Promise<void> {
-      const gen = generator as ResolvedComponent<SkillGenerator>;
       const unit = `${track.prefix}${g}`;
-      const proposals = new Map<string, SkillCandidate[]>();
-      for (const task of track.tasks) {
-        const key = `${unit}/${task.id}`;
-        const stored = session.readKeyed<{ candidates: SkillCandidate[] }>('candidates', key);
-        let candidates = stored?.candidates;
-        if (!candidates) {
-          const ts = track.states[task.id] as TaskState;
-          candidates = await gen.value.propose(
-            {
-              task,
+      const gen = generator;
+      const result: SkillR1GenerationResult = await step(
+        {
+          generation: g,
+          tasks: track.tasks,
+          state: track.state,
+          candidates: K,
+          episodes: M,
+          lambda,
+          interGeneration: variant !== 'vanilla-grpo',
+          carry: section.carry ?? 'best',
+          train: track.train && mode === 'grpo',
+          initialSkill: (task) => s0.get(task.id),
+          skillFreeStart: variant === 'no-skill',
+          rng: root,
+          unit,
+          ...(gen ? { editor: { name: gen.source, argument: 'evolve.generator' } } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+        {
+          propose: (context, n) => (gen as ResolvedComponent<SkillGenerator>).value.propose(context, n),
+          ...(gen?.value.update
+            ? { update: (candidates, advantages) => gen.value.update!(candidates, advantages) }
+            : {}),
+          runEpisodes: ({ generation, ...request }) =>
+            session.runEpisodes(planRollouts(request), unit, { ...runCtx, generation }),
+          estimate: (batch) => estimator.create().estimate(batch),
+          storedCandidates: (taskId) =>
+            session.readKeyed<{ candidates: SkillCandidate[] }>('candidates', `${unit}/${taskId}`)
+              ?.candidates,
+          onCandidates: (taskId, candidates) =>
+            session.appendOnce('candidates', `${unit}/${taskId}`, {
+              taskId,
               generation: g,
-              history: ts.history,
-              seed: root.fork(unit).seedFor(task.id),
-              ...(ts.current ? { currentSkill: ts.current } : {}),
-              ...(options.signal ? { signal: options.signal } : {}),
-            },
-            K,
+              candidates: JSON.parse(JSON.stringify(candidates)),
+            }),
+        },
+      );
+      track.state = result.state;
+      if (result.advantages) {
+        session.appendOnce('advantages', unit, { unit, rows: result.advantages as unknown as JsonValue });
+      }
+      if (!track.train) return;
+      for (const outcome of result.tasks) {
+        if (outcome.skill) {
+          session.store.writeFile(
+            `skills/${g}/${taskSlug(outcome.taskId)}/${outcome.skill.name}/SKILL.md`,
+            formatSkill(outcome.skill),
           );
-          if (!Array.isArray(candidates) || candidates.length === 0) {
-            // An editor may reject every reply (an LLM that ignored the format): the current skill stands.
-            if (!ts.current) {
-              throw new InvalidArgumentError(
-                'evolve.generator',
-                `${gen.source} proposed no valid candidate for ${task.id}`,
-              );
-            }
-            candidates = [
-              { skill: ts.current, text: formatSkill(ts.current), info: { fallback: 'no valid candidate' } },
-            ];
-          }
-          for (const candidate of candidates) {
-            const check = validateSkill(candidate.skill);
-            if (!check.ok) {
-              const problems = check.problems.map((p) => `[${p.rule}] ${p.field}: ${p.message}`).join('; ');
-              throw new InvalidArgumentError(
-                'evolve.generator',
-                `${gen.source} proposed an invalid skill: ${problems}`,
-              );
-            }
-          }
-          // Stored before any rollout: a resumed generation evaluates the very same candidates.
-          session.appendOnce('candidates', key, {
-            taskId: task.id,
-            generation: g,
-            candidates: JSON.parse(JSON.stringify(candidates)),
-          });
         }
-        proposals.set(task.id, candidates);
-      }
-      const plan = planRollouts({
-        tasks: track.tasks,
-        skills: (task) => (proposals.get(task.id) as SkillCandidate[]).map((c) => c.skill),
-        groupSize: M,
-        seed: root.seedFor(unit),
-      });
-      const runs = await session.runEpisodes(plan, unit, { ...runCtx, generation: g });
-
-      const flat: {
-        task: Task;
-        candidate: SkillCandidate;
-        index: number;
-        reward: number;
-        runs: Trajectory[];
-      }[] = [];
-      for (const task of track.tasks) {
-        (proposals.get(task.id) as SkillCandidate[]).forEach((candidate, index) => {
-          const mine = runs.filter((r) => r.taskId === task.id && r.candidate === index);
-          flat.push({ task, candidate, index, reward: mean(mine.map((r) => r.reward)), runs: mine });
-        });
-      }
-      // The method's inputs travel in the batch, so any estimator (a package's too) receives them: the
-      // previous generation's mean per instance and λ per sample. Vanilla GRPO has no inter-generation term.
-      const previousMeans: Record<string, number> = {};
-      if (variant !== 'vanilla-grpo') {
-        for (const task of track.tasks) {
-          const prev = (track.states[task.id] as TaskState).previousMean;
-          if (prev !== undefined) previousMeans[task.id] = prev;
-        }
-      }
-      const est = estimator.create();
-      const result = est.estimate({
-        scores: flat.map((f) => f.reward),
-        groupIds: flat.map((f) => f.task.id),
-        instanceIds: flat.map((f) => f.task.id),
-        generations: flat.map(() => g),
-        lambdas: flat.map(() => lambda),
-        previousMeans,
-      });
-      const advantages = Array.from(result.advantages);
-      session.appendOnce('advantages', unit, {
-        unit,
-        rows: flat.map((f, i) => ({
-          taskId: f.task.id,
-          candidate: f.index,
-          reward: f.reward,
-          advantage: advantages[i] ?? 0,
-        })),
-      });
-      let trainMetrics: Record<string, number> = {};
-      if (track.train && mode === 'grpo' && gen.value.update) {
-        trainMetrics = await gen.value.update(
-          flat.map((f) => f.candidate),
-          advantages,
-        );
-      }
-      for (const task of track.tasks) {
-        const mine = flat.filter((f) => f.task.id === task.id);
-        const ts = track.states[task.id] as TaskState;
-        const chosen = carry(mine, unit, task.id);
-        const genMean = mean(mine.map((m) => m.reward));
-        const record = recordFor(
-          g,
-          chosen.candidate.skill,
-          chosen.reward,
-          mine.flatMap((m) => m.runs),
-        );
-        record.candidates = mine.map((m) => ({ skill: m.candidate.skill, reward: m.reward }));
-        ts.history.push(record);
-        ts.current = chosen.candidate.skill;
-        const interBase = ts.previousMean;
-        ts.previousMean = genMean;
-        if (!track.train) continue;
-        session.store.writeFile(
-          `skills/${g}/${taskSlug(task.id)}/${chosen.candidate.skill.name}/SKILL.md`,
-          formatSkill(chosen.candidate.skill),
-        );
         session.emit({
           type: 'generation',
-          taskId: task.id,
+          taskId: outcome.taskId,
           generation: g,
-          meanReward: genMean,
-          bestReward: chosen.reward,
-          bestSkill: chosen.candidate.skill.name,
-          metrics: {
-            candidates: mine.length,
-            ...(interBase !== undefined ? { inter: genMean - interBase } : {}),
-            ...prefixed('adv', result.metrics),
-            ...prefixed('train', trainMetrics),
-          },
+          meanReward: outcome.meanReward,
+          bestReward: outcome.bestReward,
+          bestSkill: outcome.skill?.name ?? '',
+          ...(g > 0
+            ? {
+                metrics: {
+                  candidates: outcome.candidates ?? 0,
+                  ...(outcome.inter !== undefined ? { inter: outcome.inter } : {}),
+                  ...prefixedMetrics('adv', result.estimatorMetrics),
+                  ...prefixedMetrics('train', result.trainMetrics),
+                },
+              }
+            : {}),
         });
       }
-      track.means[g] = mean(flat.map((f) => f.reward));
     }
 
-    function carry<T extends { reward: number; index: number }>(items: T[], unit: string, taskId: string): T {
-      if ((section.carry ?? 'best') === 'sample') {
-        const rng = root.fork(`carry:${unit}:${taskId}`);
-        const total = items.reduce((a, b) => a + Math.max(b.reward, 0), 0);
-        if (total > 0) {
-          let u = rng.float() * total;
-          for (const item of items) {
-            u -= Math.max(item.reward, 0);
-            if (u < 0) return item;
-          }
-        }
-        return rng.pick(items);
-      }
-      // Ties go to the earliest candidate, so the choice is a function of the rewards alone.
-      return items.reduce((best, item) => (item.reward > best.reward ? item : best));
+    for (let g = start; g <= generations; g++) {
+      session.setPhase(g === 0 ? 'generation 0 (s0)' : `generation ${g}/${generations}`);
+      await runGeneration(g, training);
+      await session.checkpoint(g + 1, training.state as unknown as JsonValue, { generator });
     }
 
     /** Fresh episodes under each task's carried skill: the best candidate's own reward is selection-biased. */
     async function finalEvaluation(track: Track, unit: string): Promise<Trajectory[]> {
       const plan = planRollouts({
         tasks: track.tasks,
-        skills: (task) => (track.states[task.id] as TaskState).current,
+        skills: (task) => track.state.tasks[task.id]?.current,
         groupSize: finalEpisodes,
         seed: root.seedFor(unit),
       });
@@ -454,16 +284,14 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       const heldOut: Track = {
         prefix: 'h',
         tasks: heldOutTasks,
-        states: Object.fromEntries(heldOutTasks.map((t) => [t.id, { history: [] }])),
-        means: [],
+        state: createState(heldOutTasks),
         train: false,
       };
       for (let g = 0; g <= generations; g++) {
         session.setPhase(g === 0 ? 'held-out generation 0 (s0)' : `held-out generation ${g}/${generations}`);
-        if (g === 0) await runStart(heldOut);
-        else await runGeneration(g, heldOut);
+        await runGeneration(g, heldOut);
       }
-      heldOut.means.forEach((m, g) => {
+      heldOut.state.generationMeans.forEach((m, g) => {
         if (m !== undefined && m !== null) metrics[`heldout_generation_${g}_mean`] = m;
       });
       if (finalEpisodes > 0) {
@@ -477,10 +305,10 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     }
     let finalSum = 0;
     for (const task of tasks) {
-      const ts = state.tasks[task.id] as TaskState;
-      const last = ts.history[ts.history.length - 1];
-      finalSum += last?.reward ?? ts.previousMean ?? 0;
-      if (ts.current) {
+      const ts = training.state.tasks[task.id];
+      const last = ts?.history[ts.history.length - 1];
+      finalSum += last?.reward ?? ts?.previousMean ?? 0;
+      if (ts?.current) {
         session.store.writeFile(
           `skills/final/${taskSlug(task.id)}/${ts.current.name}/SKILL.md`,
           formatSkill(ts.current),
@@ -488,7 +316,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       }
     }
     metrics.final_reward = finalSum / tasks.length;
-    state.generationMeans.forEach((m, g) => {
+    training.state.generationMeans.forEach((m, g) => {
       if (m !== undefined && m !== null) metrics[`generation_${g}_mean`] = m;
     });
     metrics.tasks = tasks.length;
@@ -501,10 +329,4 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   } finally {
     session.close();
   }
-}
-
-function prefixed(prefix: string, metrics: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(metrics)) if (Number.isFinite(v)) out[`${prefix}_${k}`] = v;
-  return out;
 }

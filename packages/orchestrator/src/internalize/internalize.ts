@@ -1,17 +1,15 @@
 import type {
   Agent,
-  CurriculumController,
   CurriculumState,
   JsonObject,
   JsonValue,
   PolicyTrainer,
-  Rng,
   Skill,
-  Task,
   Trajectory,
   ValidationResult,
 } from '@skillrl/core';
 import { formatSkill, InvalidArgumentError } from '@skillrl/core';
+import type * as Curriculum from '@skillrl/curriculum';
 import { type PlannedEpisode, planRollouts } from '@skillrl/rollout';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { importBuiltin } from '../components/import-package.js';
@@ -19,11 +17,10 @@ import { resolveComponent, resolveEstimator } from '../components/resolve-compon
 import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import { openRun } from '../run/open-run.js';
+import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { createRunCurriculum } from './create-run-curriculum.js';
-import { skillFiles } from './family-skills.js';
-import { pairedValidation } from './paired-validation.js';
 
 export interface InternalizeOptions extends RunOptions {
   configPath?: string;
@@ -46,11 +43,25 @@ function rate(xs: readonly Trajectory[]): number {
   return xs.length ? xs.filter((t) => t.verdict.passed).length / xs.length : 0;
 }
 
+/** A curriculum's plan (plain data) as rollout's planner lays it out: one group per task, ρ·n with the skill. */
+function planGroups(plan: Curriculum.GroupPlan): PlannedEpisode[] {
+  return plan.groups.flatMap((group) =>
+    planRollouts({
+      tasks: [group.task],
+      ...(group.skill ? { skills: group.skill } : {}),
+      groupSize: plan.groupSize,
+      pairing: { rho: group.rho },
+      seed: plan.seed,
+    }),
+  );
+}
+
 /**
- * SKILLC (arXiv 2605.27899): each step samples tasks, runs ρ_k·n rollouts with the family's skill and the
- * rest without (pairing fixed by the seed), scores them with the `skillc` dual-stream estimator using the
- * curriculum's λ_k, updates the policy, and every d steps runs a paired validation that the curriculum
- * observes. Variants: `grpo` (no skills), `skill0`, `d2skill-mixed`; ablations of SKILLC by config.
+ * SKILLC (arXiv 2605.27899), wired: each step `@skillrl/curriculum` plans it (the tasks, each group's skill
+ * and ρ_k, λ_k), rollout runs the groups (pairing fixed by the seed), the estimator scores them, the trainer
+ * updates the policy, and every d steps a paired validation (planned and summarised by the curriculum
+ * package) feeds the curriculum. Variants: `grpo` (no skills), `skill0`, `d2skill-mixed`; ablations of
+ * SKILLC by config.
  */
 export async function internalize(input: RunConfig, options: InternalizeOptions = {}): Promise<RunResult> {
   const config = parseConfig(input);
@@ -84,18 +95,16 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   const testEpisodes = section.testEpisodes ?? 1;
   const testTasks = section.test ? await loadTasks(adapter, section.test, config.seed + 2) : [];
   const inventory = variant === 'grpo' || !adapter.skills ? [] : await adapter.skills();
-  const contexts = skillFiles(families, inventory);
-  const { composeSkillContext } = (await importBuiltin('@skillrl/curriculum', 'the curriculum')) as {
-    composeSkillContext: (files: readonly string[], skills: readonly Skill[]) => Skill | undefined;
-  };
-  const composeSkills = (files: readonly string[]) => composeSkillContext(files, inventory);
+  // SKILLC's step planning lives in @skillrl/curriculum, beside the curricula it reads.
+  const plan = (await importBuiltin(
+    '@skillrl/curriculum',
+    'the curriculum',
+    configPath,
+  )) as unknown as typeof Curriculum;
   // What a with-skill prompt carries, per family: the general sections plus the family's own (SKILL0's
   // `_get_skill_context`), the same for every variant so the rows differ in the method alone.
-  const skills: Record<string, Skill> = {};
-  for (const [family, file] of Object.entries(contexts.files)) {
-    const skill = composeSkills([...contexts.general, file]);
-    if (skill) skills[family] = skill;
-  }
+  const contexts = plan.skillContexts(families, inventory);
+  const skills = contexts.full;
   if (variant !== 'grpo') {
     for (const family of families) {
       if (!skills[family]) {
@@ -154,15 +163,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       section.curriculum ?? {},
       checkpoint ? state.curriculum : undefined,
     );
-    // SKILL0 decides, per family, which skill files its prompts carry right now (general only once the
-    // family's own file is dropped, nothing after the hard switch); the other variants carry the full context.
-    const skill0 = curriculum as CurriculumController & { withSkillFiles?: (family: string) => string[] };
-    const skillNow = (family: string): Skill | undefined => {
-      if (typeof skill0.withSkillFiles !== 'function') return skills[family];
-      if (contexts.files[family] === undefined) return undefined;
-      const files = skill0.withSkillFiles(family);
-      return files.length === 0 ? undefined : composeSkills(files);
-    };
+    const stepSkills = plan.createStepSkills(contexts, inventory, curriculum);
     const start = checkpoint ? checkpoint.completed : 0;
     const root = basics.root;
     const runCtx = {
@@ -192,21 +193,26 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       session.creditStored((t) => unitStep(t.id) <= start);
     }
 
-    const validate = async (t: number) =>
-      pairedValidation(
-        session,
-        t,
-        validationTasks,
-        Object.fromEntries(families.map((f) => [f, skillNow(f)]).filter(([, v]) => v)),
-        valEpisodes,
-        root.seedFor(`v${t}`),
-        runCtx,
-      );
+    /** A paired validation (or the final test) under `unit`: planned and summarised by the curriculum package. */
+    const pairedValidation = async (
+      step: number,
+      tasks: typeof validationTasks,
+      skillFor: (family: string) => Skill | undefined,
+      episodes: number,
+      seed: number,
+      unit: string,
+    ): Promise<ValidationResult> => {
+      const groups = plan.planPairedValidation({ tasks, skillFor, episodes, seed });
+      const runs = await session.runEpisodes(planGroups(groups), unit, runCtx);
+      return plan.summariseValidation(step, runs);
+    };
+    const validate = (t: number) =>
+      pairedValidation(t, validationTasks, stepSkills.current, valEpisodes, root.seedFor(`v${t}`), `v${t}`);
     if (start === 0) {
       // Not checkpointed: no update has happened yet, so a resumed run re-plans the same episodes and reads
       // them back from disk by id.
       session.setPhase('validation at step 0');
-      const { validation } = await validate(0);
+      const validation = await validate(0);
       const next = curriculum.observe(validation);
       state.validations.push(validation);
       session.emit({ type: 'validation', step: 0, validation, curriculum: next });
@@ -215,17 +221,25 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     for (let t = start + 1; t <= steps; t++) {
       session.setPhase(`step ${t}/${steps}`);
       const cs = curriculum.state();
-      const rng = root.fork(`step:${t}`);
-      const batchTasks = sampleTasks(pool, perStep, rng);
-      const plan: PlannedEpisode[] = [];
-      for (const task of batchTasks) plan.push(...planTask(task, t, cs));
-      const runs = await session.runEpisodes(plan, `s${t}`, runCtx);
+      const stepPlan = plan.planSkillcStep({
+        step: t,
+        pool,
+        tasksPerStep: perStep,
+        groupSize,
+        state: cs,
+        skillFor: stepSkills.training,
+        pairing: !(variant === 'skillc' && ablation === 'no-pairing'),
+        rng: root,
+      });
+      const runs = await session.runEpisodes(planGroups(stepPlan), `s${t}`, runCtx);
 
-      // λ_k per sample travels in the batch (0 for a retired type), so a package's estimator receives it too.
-      const lambdaOf = (family: string) => (cs.active.includes(family) ? (cs.lambda[family] ?? 0) : 0);
       const est = estimator.create();
       const result = est.estimate({
-        lambdas: runs.map((r) => lambdaOf(r.family)),
+        // λ_k per sample travels in the batch (0 for a retired type), so a package's estimator receives it too.
+        lambdas: plan.lambdasOf(
+          stepPlan,
+          runs.map((r) => r.family),
+        ),
         scores: runs.map((r) => r.reward),
         groupIds: runs.map((r) => r.taskId),
         instanceIds: runs.map((r) => r.taskId),
@@ -251,14 +265,14 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
           success_without: rate(without),
           share_with: runs.length ? withSkill.length / runs.length : 0,
           active: cs.active.length,
-          ...prefixed('adv', result.metrics),
-          ...prefixed('train', train),
+          ...prefixedMetrics('adv', result.metrics),
+          ...prefixedMetrics('train', train),
         },
       });
 
       if (validationDue(t)) {
         session.setPhase(`validation at step ${t}`);
-        const { validation } = await validate(t);
+        const validation = await validate(t);
         // The curriculum reads validations on its own schedule (every d steps), not the final extra one.
         const next: CurriculumState = t % d === 0 ? curriculum.observe(validation) : curriculum.state();
         state.validations.push(validation);
@@ -271,39 +285,18 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       });
     }
 
-    function planTask(task: Task, t: number, cs: CurriculumState): PlannedEpisode[] {
-      const skill =
-        cs.active.includes(task.family) || skill0.withSkillFiles ? skillNow(task.family) : undefined;
-      const rho = skill ? (cs.rho[task.family] ?? 0) : 0;
-      const seed = root.seedFor(`s${t}`);
-      if (variant === 'skillc' && ablation === 'no-pairing') {
-        // No pairing: the whole group runs under one condition, drawn with probability ρ_k.
-        const withSkill = skill !== undefined && root.fork(`s${t}:condition`).fork(task.id).bernoulli(rho);
-        return planRollouts({ tasks: [task], ...(withSkill ? { skills: skill } : {}), groupSize, seed });
-      }
-      return planRollouts({
-        tasks: [task],
-        ...(skill ? { skills: skill } : {}),
-        groupSize,
-        pairing: { rho },
-        seed,
-      });
-    }
-
     let test: ValidationResult | undefined;
     if (testTasks.length > 0) {
       // Not checkpointed: a resume re-plans the same episodes and reuses those already on disk, by id.
       session.setPhase('test');
-      ({ validation: test } = await pairedValidation(
-        session,
+      test = await pairedValidation(
         steps,
         testTasks,
-        skills,
+        (family) => skills[family],
         testEpisodes,
         root.seedFor('test'),
-        runCtx,
         'test',
-      ));
+      );
     }
     const last = state.validations[state.validations.length - 1];
     const metrics: Record<string, number> = { steps, rollouts: session.store.count('rollouts') };
@@ -332,7 +325,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       metrics.final_success_with = n ? w / n : 0;
       metrics.final_gap = metrics.final_success_with - metrics.final_success_without;
     }
-    const gapByStep = state.validations.map(validationGap);
+    const gapByStep = state.validations.map(plan.validationGap);
     const finalState = curriculum.state();
     metrics.final_active = finalState.active.length;
     for (const family of finalState.active) {
@@ -358,27 +351,6 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   }
 }
 
-/**
- * A validation's mean with- and without-skill success over the families measured on both sides (a family
- * whose with-skill side ran no episode — no skill, or none active under SKILL0 — has no gap to report).
- */
-function validationGap(v: ValidationResult): {
-  step: number;
-  withSkill: number | null;
-  withoutSkill: number | null;
-  gap: number | null;
-  families: number;
-} {
-  const measured = Object.values(v.families).filter(
-    (f) => f.withSkillEpisodes > 0 && f.withoutSkillEpisodes > 0,
-  );
-  if (measured.length === 0)
-    return { step: v.step, withSkill: null, withoutSkill: null, gap: null, families: 0 };
-  const withSkill = measured.reduce((a, f) => a + f.withSkill, 0) / measured.length;
-  const withoutSkill = measured.reduce((a, f) => a + f.withoutSkill, 0) / measured.length;
-  return { step: v.step, withSkill, withoutSkill, gap: withSkill - withoutSkill, families: measured.length };
-}
-
 function uniqueSkills(skills: Record<string, Skill>): Skill[] {
   const seen = new Map<string, Skill>();
   for (const s of Object.values(skills)) seen.set(s.name, s);
@@ -389,23 +361,4 @@ function uniqueSkills(skills: Record<string, Skill>): Skill[] {
 function unitStep(id: string): number {
   const m = /^[sv](\d+)\//.exec(id);
   return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
-}
-
-function sampleTasks(pool: readonly Task[], n: number, rng: Rng): Task[] {
-  const out: Task[] = [];
-  while (out.length < n) {
-    const order = rng.shuffle(pool);
-    for (const task of order) {
-      if (out.length >= n) break;
-      if (!out.some((t) => t.id === task.id)) out.push(task);
-    }
-    if (out.length === pool.length) break;
-  }
-  return out;
-}
-
-function prefixed(prefix: string, metrics: Record<string, number>): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [k, v] of Object.entries(metrics)) if (Number.isFinite(v)) out[`${prefix}_${k}`] = v;
-  return out;
 }

@@ -1,11 +1,28 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { JsonObject, JsonValue, RunEvent, RunStore, Trajectory } from '@skillrl/core';
+import type {
+  Agent,
+  JsonObject,
+  JsonValue,
+  RunEvent,
+  RunStore,
+  TaskAdapter,
+  Trajectory,
+} from '@skillrl/core';
 import { openRunStore, RunStoreError, redactObject } from '@skillrl/core';
-import type { PlannedEpisode } from '@skillrl/rollout';
+import { collectRollouts, type PlannedEpisode } from '@skillrl/rollout';
 import type { Persistence } from '../components/component-types.js';
-import { type EpisodeRunContext, runPlannedEpisodes } from './run-planned-episodes.js';
 import type { RunOptions, RunProgress, RunResult } from './run-types.js';
+
+/** What a run's episodes run with: the parts and the config's limits. */
+export interface EpisodeRunContext {
+  adapter: TaskAdapter;
+  agent: Agent;
+  concurrency: number;
+  maxSteps?: number;
+  /** Skill-R1's generation, recorded on every trajectory. */
+  generation?: number;
+}
 
 type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K> : never;
 export type EventInput = DistributiveOmit<RunEvent, 'runId' | 'time'>;
@@ -144,31 +161,35 @@ export class RunSession {
   }
 
   /**
-   * Runs planned episodes under `prefix` (the unit: `g2`, `s7`, `v10`). Episodes whose id is already in
-   * rollouts.jsonl are taken from disk; new ones are appended as they finish.
+   * Runs planned episodes under `prefix` (the unit: `g2`, `s7`, `v10`) through rollout's `collectRollouts`,
+   * with ids `<prefix>/<planned id>` (seeds stay the plan's). Episodes whose id is already in rollouts.jsonl
+   * are taken from disk; new ones are appended as they finish. Results are in plan order.
    */
   runEpisodes(
     plan: readonly PlannedEpisode[],
     prefix: string,
-    ctx: Omit<EpisodeRunContext, 'signal'>,
+    ctx: EpisodeRunContext,
   ): Promise<Trajectory[]> {
-    return runPlannedEpisodes(
-      plan,
-      prefix,
-      { ...ctx, ...(this.options.signal ? { signal: this.options.signal } : {}) },
-      {
-        existing: (id) => this.done.get(id),
-        onDone: (trajectory, reused) => {
-          if (!reused) {
-            this.store.append('rollouts', trajectory);
-            this.done.set(trajectory.id, trajectory);
-            this.ran++;
-          }
-          this.count(trajectory, reused);
-          this.rolloutEvent(trajectory);
-        },
+    const signal = this.options.signal;
+    return collectRollouts({
+      plan: plan.map((e) => ({ ...e, id: `${prefix}/${e.id}`, groupId: `${prefix}/${e.groupId}` })),
+      adapter: ctx.adapter,
+      agent: ctx.agent,
+      concurrency: ctx.concurrency,
+      ...(ctx.maxSteps !== undefined ? { maxSteps: ctx.maxSteps } : {}),
+      ...(ctx.generation !== undefined ? { generation: ctx.generation } : {}),
+      ...(signal ? { signal } : {}),
+      stored: (episode) => this.done.get(episode.id),
+      onTrajectory: (trajectory, { reused }) => {
+        if (!reused) {
+          this.store.append('rollouts', trajectory);
+          this.done.set(trajectory.id, trajectory);
+          this.ran++;
+        }
+        this.count(trajectory, reused);
+        this.rolloutEvent(trajectory);
       },
-    );
+    }).collect();
   }
 
   /** Appends a record keyed by `key` unless one with that key is already in the stream (a resumed unit). */

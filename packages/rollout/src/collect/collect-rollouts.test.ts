@@ -19,6 +19,7 @@ import {
 import { afterAll, describe, expect, it } from 'vitest';
 import { createOpenAIAgent, type OpenAIAgentOptions } from '../agent/create-openai-agent.js';
 import { collectRollouts } from './collect-rollouts.js';
+import { planRollouts } from './plan-rollouts.js';
 
 /** A question-answering adapter written against the core contract: "What is a + b?", one answer per episode. */
 function arithmeticAdapter(count: number): TaskAdapter & { tasks: Task[] } {
@@ -328,5 +329,69 @@ describe('collectRollouts: structure and cancellation', () => {
     expect(run.summary().finished).toBeLessThan(20);
     await expect.poll(() => server.inFlight()).toBe(0);
     await expect(consume()).rejects.toThrow(/iterated only once/);
+  });
+});
+
+describe('collectRollouts: a ready plan, stored trajectories, plan order', () => {
+  it('runs a joined plan, reuses the episodes `stored` knows, and collect() returns plan order', async () => {
+    const adapter = arithmeticAdapter(6);
+    const server = await startFakeOpenAI({ respond: arithmeticModel, latencyMs: [0, 20], seed: 4 });
+    servers.push(server);
+    const agent = createOpenAIAgent(agentOptions(server));
+    // Two plans joined, as a training step joins one group per task, under a prefix as a run's unit does.
+    const plan = [
+      ...planRollouts({ tasks: adapter.tasks.slice(0, 3), skills: skill, groupSize: 2, seed: 1 }),
+      ...planRollouts({ tasks: adapter.tasks.slice(3), groupSize: 2, pairing: { rho: 0.5 }, seed: 1 }),
+    ].map((e) => ({ ...e, id: `s1/${e.id}`, groupId: `s1/${e.groupId}` }));
+    const first = await collectRollouts({ plan, adapter, agent, concurrency: 5 }).collect();
+    expect(first.map((t) => t.id)).toEqual(plan.map((e) => e.id));
+    expect(first.map((t) => t.seed)).toEqual(plan.map((e) => e.seed));
+    expect(first.slice(0, 6).every((t) => t.condition === 1 && t.groupId?.startsWith('s1/'))).toBe(true);
+
+    // A second pass that knows half of them: those are yielded as they are, the rest run.
+    const stored = new Map(first.filter((_, i) => i % 2 === 0).map((t) => [t.id, t]));
+    const seen: { id: string; reused: boolean }[] = [];
+    const requestsBefore = server.stats().received;
+    const run = collectRollouts({
+      plan,
+      adapter,
+      agent,
+      concurrency: 3,
+      stored: (episode) => stored.get(episode.id),
+      onTrajectory: (t, info) => {
+        expect(info.episode.id).toBe(t.id);
+        seen.push({ id: t.id, reused: info.reused });
+      },
+    });
+    const second = await run.collect();
+    expect(second.map((t) => t.id)).toEqual(plan.map((e) => e.id));
+    for (const [i, t] of second.entries()) {
+      if (i % 2 === 0) expect(t).toBe(stored.get(t.id));
+      // Run again from the same seed: the same episode (latencies aside).
+      else
+        expect({ ...t, steps: t.steps.map((x) => x.action), durationMs: 0 }).toEqual({
+          ...first[i],
+          steps: first[i]?.steps.map((x) => x.action),
+          durationMs: 0,
+        });
+    }
+    expect(
+      seen
+        .filter((s) => s.reused)
+        .map((s) => s.id)
+        .sort(),
+    ).toEqual([...stored.keys()].sort());
+    expect(run.summary()).toMatchObject({ planned: 12, finished: 12, reused: 6, errors: 0 });
+    // One-step episodes: only the six episodes run now asked the model.
+    expect(server.stats().received - requestsBefore).toBe(6);
+    expect(run.summary().usage.requests).toBe(6);
+  });
+
+  it('refuses a plan whose ids collide', () => {
+    const adapter = arithmeticAdapter(1);
+    const [episode] = planRollouts({ tasks: adapter.tasks, groupSize: 1 });
+    expect(() =>
+      collectRollouts({ plan: [episode!, episode!], adapter, agent: { act: async () => ({ action: '0' }) } }),
+    ).toThrow(/appears twice/);
   });
 });

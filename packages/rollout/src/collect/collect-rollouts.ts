@@ -11,7 +11,16 @@ import { runEpisode } from '../episode/run-episode.js';
 import { addUsage } from '../usage/price-table.js';
 import { type PlannedEpisode, type PlanRolloutsOptions, planRollouts } from './plan-rollouts.js';
 
-export interface CollectRolloutsOptions extends PlanRolloutsOptions {
+/** What `onTrajectory` learns besides the trajectory. */
+export interface TrajectoryInfo {
+  /** The planned episode the trajectory belongs to. */
+  episode: PlannedEpisode;
+  /** True when the trajectory came from `stored` instead of being run now. */
+  reused: boolean;
+}
+
+/** How a batch runs, whichever way its episodes are planned. */
+export interface RolloutRunSettings {
   adapter: Pick<TaskAdapter, 'createEnvironment' | 'verifier'> & Partial<Pick<TaskAdapter, 'tools'>>;
   agent: Agent;
   /** Episodes in flight at once. Default 16. */
@@ -22,14 +31,30 @@ export interface CollectRolloutsOptions extends PlanRolloutsOptions {
   generation?: number;
   /** Overrides `adapter.verifier(task)`. */
   verifier?: (task: PlannedEpisode['task']) => Verifier;
+  /**
+   * A finished trajectory for this episode, to reuse instead of running it again (a resumed run reads its
+   * own rollouts back by id). Reused trajectories are yielded and passed to `onTrajectory` like new ones.
+   */
+  stored?: (episode: PlannedEpisode) => Trajectory | undefined;
   /** Called as each trajectory finishes, before the iterator yields it; an error here stops the run. */
-  onTrajectory?: (trajectory: Trajectory) => void | Promise<void>;
+  onTrajectory?: (trajectory: Trajectory, info: TrajectoryInfo) => void | Promise<void>;
   signal?: AbortSignal;
 }
 
+/** Episodes planned beforehand (by `planRollouts`, or several of its plans joined); ids must be distinct. */
+export interface PlannedRollouts {
+  plan: readonly PlannedEpisode[];
+}
+
+/** The settings, and either the planning options (`tasks`, `skills`, `groupSize`, …) or a ready `plan`. */
+export type CollectRolloutsOptions = RolloutRunSettings & (PlanRolloutsOptions | PlannedRollouts);
+
 export interface RolloutSummary {
   planned: number;
+  /** Trajectories yielded so far, reused ones included. */
   finished: number;
+  /** Trajectories taken from `stored` instead of being run. */
+  reused: number;
   /** Trajectories that ended with `error` set. */
   errors: number;
   usage: Usage;
@@ -40,6 +65,23 @@ export interface RolloutRun extends AsyncIterable<Trajectory> {
   /** Every episode of the batch, fixed by the seed before the first call. */
   readonly plan: readonly PlannedEpisode[];
   summary(): RolloutSummary;
+  /** Runs the batch to the end and returns its trajectories in plan order (not finishing order). */
+  collect(): Promise<Trajectory[]>;
+}
+
+function checkPlan(plan: readonly PlannedEpisode[]): readonly PlannedEpisode[] {
+  if (!Array.isArray(plan)) throw new InvalidArgumentError('plan', 'expected an array of planned episodes');
+  const seen = new Set<string>();
+  for (const episode of plan) {
+    if (seen.has(episode.id)) {
+      throw new InvalidArgumentError(
+        'plan',
+        `episode id "${episode.id}" appears twice; trajectory ids would collide`,
+      );
+    }
+    seen.add(episode.id);
+  }
+  return plan;
 }
 
 function errorTrajectory(episode: PlannedEpisode, code: string, error: unknown): Trajectory {
@@ -63,13 +105,14 @@ function errorTrajectory(episode: PlannedEpisode, code: string, error: unknown):
 }
 
 /**
- * Runs a batch of episodes planned by `planRollouts` with at most `concurrency` in flight, streaming each
- * trajectory as it finishes. Every planned episode yields exactly one trajectory (a failed one carries
- * `error`). Aborting `signal`, or leaving the loop early, cancels the episodes in flight and waits for them,
- * so no request is left dangling; after an abort the iterator throws the abort reason.
+ * Runs a batch of episodes planned by `planRollouts` (from the planning options, or a `plan` given ready)
+ * with at most `concurrency` in flight, streaming each trajectory as it finishes. Every planned episode yields
+ * exactly one trajectory (a failed one carries `error`); one that `stored` knows is yielded without running.
+ * Aborting `signal`, or leaving the loop early, cancels the episodes in flight and waits for them, so no
+ * request is left dangling; after an abort the iterator throws the abort reason.
  */
 export function collectRollouts(options: CollectRolloutsOptions): RolloutRun {
-  const plan = planRollouts(options);
+  const plan = 'plan' in options ? checkPlan(options.plan) : planRollouts(options);
   const concurrency = options.concurrency ?? 16;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new InvalidArgumentError('concurrency', `expected an integer >= 1, got ${concurrency}`);
@@ -77,6 +120,7 @@ export function collectRollouts(options: CollectRolloutsOptions): RolloutRun {
   const summary: RolloutSummary = {
     planned: plan.length,
     finished: 0,
+    reused: 0,
     errors: 0,
     usage: { inputTokens: 0, outputTokens: 0 },
   };
@@ -153,11 +197,14 @@ export function collectRollouts(options: CollectRolloutsOptions): RolloutRun {
       while (!signal.aborted && next < plan.length) {
         const episode = plan[next++] as PlannedEpisode;
         try {
-          const trajectory = await runOne(episode);
-          await options.onTrajectory?.(trajectory);
+          const stored = options.stored?.(episode);
+          const trajectory = stored ?? (await runOne(episode));
+          await options.onTrajectory?.(trajectory, { episode, reused: stored !== undefined });
           summary.finished++;
+          if (stored) summary.reused++;
           if (trajectory.error) summary.errors++;
-          summary.usage = addUsage(summary.usage, trajectory.usage) as Usage;
+          // Usage counts what this run spent: a reused trajectory's calls were paid by the run that made it.
+          if (!stored) summary.usage = addUsage(summary.usage, trajectory.usage) as Usage;
           queue.push(trajectory);
         } catch (error) {
           if (!signal.aborted) {
@@ -200,5 +247,10 @@ export function collectRollouts(options: CollectRolloutsOptions): RolloutRun {
     plan,
     summary: () => ({ ...summary, usage: { ...summary.usage } }),
     [Symbol.asyncIterator]: () => iterate(),
+    async collect() {
+      const byId = new Map<string, Trajectory>();
+      for await (const trajectory of iterate()) byId.set(trajectory.id, trajectory);
+      return plan.map((episode) => byId.get(episode.id) as Trajectory);
+    },
   };
 }

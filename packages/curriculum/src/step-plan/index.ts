@@ -1,0 +1,17 @@
+export {
+  type PairedValidationInput,
+  planPairedValidation,
+  summariseValidation,
+  type ValidationGap,
+  validationGap,
+} from './paired-validation.js';
+export {
+  type EpisodeGroup,
+  type GroupPlan,
+  lambdasOf,
+  planSkillcStep,
+  type SkillcStepInput,
+  type SkillcStepPlan,
+  sampleStepTasks,
+} from './plan-skillc-step.js';
+export { createStepSkills, type SkillContexts, type StepSkills, skillContexts } from './skill-contexts.js';

@@ -1,0 +1,13 @@
+export { episodeSummary } from './episode-summary.js';
+export {
+  createSkillR1State,
+  runSkillR1Generation,
+  type SkillR1AdvantageRow,
+  type SkillR1EpisodeRequest,
+  type SkillR1GenerationInput,
+  type SkillR1GenerationResult,
+  type SkillR1Ports,
+  type SkillR1State,
+  type SkillR1TaskOutcome,
+  type SkillR1TaskState,
+} from './skill-r1-generation.js';

@@ -1,0 +1,379 @@
+import type {
+  AdvantageBatch,
+  AdvantageResult,
+  EpisodeSummary,
+  GenerationRecord,
+  Rng,
+  Skill,
+  SkillCandidate,
+  SkillGenerationContext,
+  Task,
+  TrainMetrics,
+  Trajectory,
+} from '@skillrl/core';
+import { formatSkill, InvalidArgumentError, validateSkill } from '@skillrl/core';
+import type { PlanRolloutsOptions } from '@skillrl/rollout';
+import { episodeSummary } from './episode-summary.js';
+
+/** One task instance's place in the loop. Plain JSON: it is what a checkpoint stores. */
+export interface SkillR1TaskState {
+  /** H_{g−1}: one record per finished generation (s0's at generation 0), what the editor conditions on. */
+  history: GenerationRecord[];
+  /** The skill carried into the next generation. */
+  current?: Skill;
+  /** Mean reward of the latest generation (s0's rollouts before generation 1): A_inter's baseline. */
+  previousMean?: number;
+}
+
+/** The loop's state over a set of task instances. Plain JSON. */
+export interface SkillR1State {
+  tasks: Record<string, SkillR1TaskState>;
+  /** Mean reward over each generation's rollouts, by generation (a hole where nothing ran). */
+  generationMeans: number[];
+}
+
+/** The state before generation 0: no history, no carried skill. */
+export function createSkillR1State(tasks: readonly Task[]): SkillR1State {
+  return { tasks: Object.fromEntries(tasks.map((t) => [t.id, { history: [] }])), generationMeans: [] };
+}
+
+/**
+ * The episodes a generation asks for, as `@skillrl/rollout`'s planning options: per task one group of
+ * `groupSize` episodes per skill (a group per candidate when `skills` gives several), all with the skill.
+ */
+export type SkillR1EpisodeRequest = Required<Pick<PlanRolloutsOptions, 'groupSize' | 'seed'>> & {
+  tasks: readonly Task[];
+  skills: (task: Task) => Skill | Skill[] | undefined;
+  /** Recorded on every trajectory: 0 for s0's rollouts, g for generation g. */
+  generation: number;
+};
+
+/** What a generation needs from outside: the editor, the rollouts, the estimator, and persistence hooks. */
+export interface SkillR1Ports {
+  /** The editor's proposals (`SkillGenerator.propose`). */
+  propose(context: SkillGenerationContext, n: number): Promise<SkillCandidate[]>;
+  /** Runs the episodes and returns their trajectories (in any order: the step groups them by id fields). */
+  runEpisodes(request: SkillR1EpisodeRequest): Promise<Trajectory[]>;
+  /** Scores the candidates: the `skill-r1` two-level estimator, or any other. A fresh estimator per call. */
+  estimate(batch: AdvantageBatch): AdvantageResult;
+  /** The editor's update from candidate advantages (`SkillGenerator.update`), called when `train` is set. */
+  update?(candidates: readonly SkillCandidate[], advantages: ArrayLike<number>): Promise<TrainMetrics>;
+  /** Candidates an interrupted run stored for this task in this generation: evaluated again, not re-proposed. */
+  storedCandidates?(taskId: string): SkillCandidate[] | undefined;
+  /** Receives each task's checked candidates before any rollout of the generation (store them here). */
+  onCandidates?(taskId: string, candidates: SkillCandidate[]): void | Promise<void>;
+}
+
+export interface SkillR1GenerationInput {
+  /** 0 measures the starting skills s0; 1..G propose, score, update and carry. */
+  generation: number;
+  tasks: readonly Task[];
+  state: SkillR1State;
+  /** K: candidates per task and generation. */
+  candidates: number;
+  /** M: episodes per candidate, and per task under s0. */
+  episodes: number;
+  /** λ of A_inter per sample (0: vanilla GRPO's A_intra alone). */
+  lambda: number;
+  /**
+   * Whether the batch carries each instance's previous-generation mean (A_inter's baseline). False for
+   * vanilla GRPO, which scores candidates within the generation only.
+   */
+  interGeneration: boolean;
+  /** Which candidate goes forward: the best (ties to the earliest), or one sampled in proportion to reward. */
+  carry: 'best' | 'sample';
+  /** The editor learns from this generation (`grpo` mode on training tasks; not in inference or held out). */
+  train: boolean;
+  /** Generation 0: each task's starting skill s0 (none: the task has no s0). */
+  initialSkill?: (task: Task) => Skill | undefined;
+  /** Generation 0: tasks without s0 run skill-free (the no-skill baseline) instead of not at all. */
+  skillFreeStart?: boolean;
+  /** The run's root stream. Proposal seeds, the episode plan's seed and carry draws fork from it by `unit`. */
+  rng: Rng;
+  /** The generation's name in the run (`g2`, or `h2` held out): what the seeds derive from. */
+  unit: string;
+  /** Names the editor in errors: `name` (`package:my-editor`) and the setting to fix (`evolve.generator`). */
+  editor?: { name: string; argument: string };
+  signal?: AbortSignal;
+}
+
+/** What a generation did for one task: for the `generation` event and the skill written to the run. */
+export interface SkillR1TaskOutcome {
+  taskId: string;
+  /** The skill carried out of the generation (s0 at generation 0); absent when the task ran without one. */
+  skill?: Skill;
+  /** Mean reward of the task's rollouts in this generation. */
+  meanReward: number;
+  /** The carried candidate's own mean reward (selection-biased: a fresh evaluation measures it afresh). */
+  bestReward: number;
+  /** Candidates scored (generation ≥ 1). */
+  candidates?: number;
+  /** Mean reward minus the previous generation's (generation ≥ 1, when there was one). */
+  inter?: number;
+}
+
+/** One row of a generation's batch: a candidate of a task with its mean reward and advantage. */
+export interface SkillR1AdvantageRow {
+  taskId: string;
+  candidate: number;
+  reward: number;
+  advantage: number;
+}
+
+export interface SkillR1GenerationResult {
+  /** The new state (the input state is not modified). */
+  state: SkillR1State;
+  /** Per task that ran: what it carried and scored. */
+  tasks: SkillR1TaskOutcome[];
+  /** The batch the editor learned from, one row per (task, candidate) in batch order (generation ≥ 1). */
+  advantages?: SkillR1AdvantageRow[];
+  /** The estimator's metrics (generation ≥ 1). */
+  estimatorMetrics?: Record<string, number>;
+  /** The editor update's metrics (when it trained). */
+  trainMetrics?: Record<string, number>;
+  /** Mean reward over the generation's rollouts; absent when nothing ran. */
+  mean?: number;
+}
+
+const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+/** Failed and successful episodes each generation record keeps for the editor. */
+const EXAMPLES = 3;
+
+function recordFor(
+  generation: number,
+  skill: Skill,
+  reward: number,
+  runs: readonly Trajectory[],
+): GenerationRecord {
+  const failures: EpisodeSummary[] = [];
+  const successes: EpisodeSummary[] = [];
+  for (const t of runs) {
+    const list = t.verdict.passed ? successes : failures;
+    if (list.length < EXAMPLES) list.push(episodeSummary(t));
+  }
+  return { generation, skill, reward, failures, successes };
+}
+
+function taskState(state: SkillR1State, taskId: string): SkillR1TaskState {
+  state.tasks[taskId] ??= { history: [] };
+  return state.tasks[taskId];
+}
+
+/**
+ * One generation of Skill-R1 (arXiv 2605.09359) over a set of task instances. Generation 0 runs M episodes
+ * under each task's starting skill s0, the baseline of A_inter(1). Generation g ≥ 1: the editor proposes K
+ * candidates per task from its history H_{g−1} (an editor that proposes nothing valid leaves the current
+ * skill standing; an invalid SKILL.md stops the run, naming the rule, before any rollout), the frozen task
+ * model runs M episodes under each, the estimator scores the candidates in one two-level batch (λ per sample,
+ * the previous generation's mean per instance), the editor learns from it in `grpo` mode, and the best (or a
+ * sampled) candidate is carried forward with a history record.
+ *
+ * The step keeps no state of its own and writes nothing: the caller persists the returned state, the stored
+ * candidates (`onCandidates`) and the batch, and reports the outcomes.
+ */
+export async function runSkillR1Generation(
+  input: SkillR1GenerationInput,
+  ports: SkillR1Ports,
+): Promise<SkillR1GenerationResult> {
+  const g = input.generation;
+  if (!Number.isInteger(g) || g < 0) {
+    throw new InvalidArgumentError('generation', `expected an integer >= 0, got ${String(g)}`);
+  }
+  const state = structuredClone(input.state);
+  return g === 0 ? runStart(input, state, ports) : runEditorGeneration(input, state, ports);
+}
+
+async function runStart(
+  input: SkillR1GenerationInput,
+  state: SkillR1State,
+  ports: SkillR1Ports,
+): Promise<SkillR1GenerationResult> {
+  const s0 = (task: Task) => input.initialSkill?.(task);
+  const runs = await ports.runEpisodes({
+    tasks: input.skillFreeStart ? input.tasks : input.tasks.filter((t) => s0(t) !== undefined),
+    skills: s0,
+    groupSize: input.episodes,
+    seed: input.rng.seedFor(input.unit),
+    generation: 0,
+  });
+  const outcomes: SkillR1TaskOutcome[] = [];
+  for (const task of input.tasks) {
+    const mine = runs.filter((r) => r.taskId === task.id);
+    if (mine.length === 0) continue;
+    const ts = taskState(state, task.id);
+    const skill = s0(task);
+    const reward = mean(mine.map((r) => r.reward));
+    ts.previousMean = reward;
+    if (skill) {
+      ts.current = skill;
+      ts.history.push(recordFor(0, skill, reward, mine));
+    }
+    outcomes.push({ taskId: task.id, ...(skill ? { skill } : {}), meanReward: reward, bestReward: reward });
+  }
+  // Without s0 (no starting skill) nothing ran: no mean, rather than a made-up 0.
+  if (runs.length === 0) return { state, tasks: outcomes };
+  const generationMean = mean(runs.map((r) => r.reward));
+  state.generationMeans[0] = generationMean;
+  return { state, tasks: outcomes, mean: generationMean };
+}
+
+async function proposeFor(
+  input: SkillR1GenerationInput,
+  task: Task,
+  ts: SkillR1TaskState,
+  ports: SkillR1Ports,
+): Promise<SkillCandidate[]> {
+  const editor = input.editor ?? { name: 'the editor', argument: 'generator' };
+  let candidates = await ports.propose(
+    {
+      task,
+      generation: input.generation,
+      history: ts.history,
+      seed: input.rng.fork(input.unit).seedFor(task.id),
+      ...(ts.current ? { currentSkill: ts.current } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
+    },
+    input.candidates,
+  );
+  if (!Array.isArray(candidates) || candidates.length === 0) {
+    // An editor may reject every reply (an LLM that ignored the format): the current skill stands.
+    if (!ts.current) {
+      throw new InvalidArgumentError(
+        editor.argument,
+        `${editor.name} proposed no valid candidate for ${task.id}`,
+      );
+    }
+    candidates = [
+      { skill: ts.current, text: formatSkill(ts.current), info: { fallback: 'no valid candidate' } },
+    ];
+  }
+  for (const candidate of candidates) {
+    const check = validateSkill(candidate.skill);
+    if (!check.ok) {
+      const problems = check.problems.map((p) => `[${p.rule}] ${p.field}: ${p.message}`).join('; ');
+      throw new InvalidArgumentError(
+        editor.argument,
+        `${editor.name} proposed an invalid skill: ${problems}`,
+      );
+    }
+  }
+  return candidates;
+}
+
+/** Ties go to the earliest candidate, so the choice is a function of the rewards alone. */
+function carry<T extends { reward: number }>(input: SkillR1GenerationInput, items: T[], taskId: string): T {
+  if (input.carry === 'sample') {
+    const rng = input.rng.fork(`carry:${input.unit}:${taskId}`);
+    const total = items.reduce((a, b) => a + Math.max(b.reward, 0), 0);
+    if (total > 0) {
+      let u = rng.float() * total;
+      for (const item of items) {
+        u -= Math.max(item.reward, 0);
+        if (u < 0) return item;
+      }
+    }
+    return rng.pick(items);
+  }
+  return items.reduce((best, item) => (item.reward > best.reward ? item : best));
+}
+
+async function runEditorGeneration(
+  input: SkillR1GenerationInput,
+  state: SkillR1State,
+  ports: SkillR1Ports,
+): Promise<SkillR1GenerationResult> {
+  const g = input.generation;
+  const proposals = new Map<string, SkillCandidate[]>();
+  for (const task of input.tasks) {
+    let candidates = ports.storedCandidates?.(task.id);
+    if (!candidates) {
+      candidates = await proposeFor(input, task, taskState(state, task.id), ports);
+      // Handed over before any rollout: a resumed generation evaluates the very same candidates.
+      await ports.onCandidates?.(task.id, candidates);
+    }
+    proposals.set(task.id, candidates);
+  }
+  const runs = await ports.runEpisodes({
+    tasks: input.tasks,
+    skills: (task) => (proposals.get(task.id) as SkillCandidate[]).map((c) => c.skill),
+    groupSize: input.episodes,
+    seed: input.rng.seedFor(input.unit),
+    generation: g,
+  });
+
+  const flat: { task: Task; candidate: SkillCandidate; index: number; reward: number; runs: Trajectory[] }[] =
+    [];
+  for (const task of input.tasks) {
+    (proposals.get(task.id) as SkillCandidate[]).forEach((candidate, index) => {
+      const mine = runs.filter((r) => r.taskId === task.id && r.candidate === index);
+      flat.push({ task, candidate, index, reward: mean(mine.map((r) => r.reward)), runs: mine });
+    });
+  }
+  // The method's inputs travel in the batch, so any estimator (a package's too) receives them: the
+  // previous generation's mean per instance and λ per sample. Vanilla GRPO has no inter-generation term.
+  const previousMeans: Record<string, number> = {};
+  if (input.interGeneration) {
+    for (const task of input.tasks) {
+      const prev = taskState(state, task.id).previousMean;
+      if (prev !== undefined) previousMeans[task.id] = prev;
+    }
+  }
+  const result = ports.estimate({
+    scores: flat.map((f) => f.reward),
+    groupIds: flat.map((f) => f.task.id),
+    instanceIds: flat.map((f) => f.task.id),
+    generations: flat.map(() => g),
+    lambdas: flat.map(() => input.lambda),
+    previousMeans,
+  });
+  const advantages = Array.from(result.advantages);
+  let trainMetrics: Record<string, number> | undefined;
+  if (input.train && ports.update) {
+    trainMetrics = await ports.update(
+      flat.map((f) => f.candidate),
+      advantages,
+    );
+  }
+
+  const outcomes: SkillR1TaskOutcome[] = [];
+  for (const task of input.tasks) {
+    const mine = flat.filter((f) => f.task.id === task.id);
+    const ts = taskState(state, task.id);
+    const chosen = carry(input, mine, task.id);
+    const genMean = mean(mine.map((m) => m.reward));
+    const record = recordFor(
+      g,
+      chosen.candidate.skill,
+      chosen.reward,
+      mine.flatMap((m) => m.runs),
+    );
+    record.candidates = mine.map((m) => ({ skill: m.candidate.skill, reward: m.reward }));
+    ts.history.push(record);
+    ts.current = chosen.candidate.skill;
+    const interBase = ts.previousMean;
+    ts.previousMean = genMean;
+    outcomes.push({
+      taskId: task.id,
+      skill: chosen.candidate.skill,
+      meanReward: genMean,
+      bestReward: chosen.reward,
+      candidates: mine.length,
+      ...(interBase !== undefined ? { inter: genMean - interBase } : {}),
+    });
+  }
+  const generationMean = mean(flat.map((f) => f.reward));
+  state.generationMeans[g] = generationMean;
+  return {
+    state,
+    tasks: outcomes,
+    advantages: flat.map((f, i) => ({
+      taskId: f.task.id,
+      candidate: f.index,
+      reward: f.reward,
+      advantage: advantages[i] ?? 0,
+    })),
+    estimatorMetrics: result.metrics,
+    ...(trainMetrics ? { trainMetrics } : {}),
+    mean: generationMean,
+  };
+}
