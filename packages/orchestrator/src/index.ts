@@ -29,7 +29,10 @@ export type {
   Persistence,
   ResolvedComponent,
 } from './components/component-types.js';
+export { type ComponentCheck, checkComponents } from './components/check-components.js';
+export { type ResolvedPlugin, resolvePlugin } from './components/import-package.js';
 export { MissingPackageError } from './components/missing-package-error.js';
+export { PluginShapeError } from './components/plugin-shape-error.js';
 export {
   type ResolvedEstimator,
   resolveComponent,
@@ -43,6 +46,21 @@ export {
   evaluate,
   type FamilyEvaluation,
 } from './evaluate/evaluate.js';
+export {
+  type EvaluateRunOptions,
+  evaluateRun,
+  isRunDirectory,
+  type RunEvaluation,
+} from './evaluate/evaluate-run.js';
 export { type ExportRow, exportJsonl, exportRows } from './export/export-jsonl.js';
 export { type CliIo, createCli, runCli } from './cli/create-cli.js';
 export { type DemoOptions, type DemoRun, demoConfigs, runDemo } from './demo/run-demo.js';
+
+// Scaffolds: `skillrl init adapter|estimator <dir>` packages and the shipped run configs.
+export {
+  adapterScaffold,
+  estimatorScaffold,
+  RUN_TEMPLATES,
+  type RunTemplate,
+  writeRunTemplate,
+} from './init/index.js';

@@ -39,7 +39,7 @@ function adapterObject(name: string): string {
     return {
       name: 'echo',
       verify(_task, trajectory) {
-        const ok = trajectory.steps.at(-1)?.info?.ok === true;
+        const ok = trajectory.steps.at(-1)?.reward === 1;
         return { score: ok ? 1 : 0, passed: ok };
       },
     };

@@ -10,6 +10,7 @@ export type SkillRule =
   | 'name-length'
   | 'name-charset'
   | 'name-hyphens'
+  | 'name-directory'
   | 'description-required'
   | 'description-length'
   | 'compatibility-length'

@@ -11,6 +11,14 @@ export const SKILL_BODY_WARN_LINES = 500;
 /** Where `Skill.families` lives inside the frontmatter `metadata` map. */
 export const FAMILIES_METADATA_KEY = 'skillrl.families';
 
+export interface ValidateSkillOptions {
+  /**
+   * The name of the folder that holds the SKILL.md. Agent Skills: `name` "must match the parent directory
+   * name" (rule `name-directory`); checked only when given, since a skill in memory has no folder.
+   */
+  directory?: string;
+}
+
 export interface SkillValidation {
   ok: boolean;
   problems: SkillProblem[];
@@ -46,7 +54,7 @@ function checkName(name: unknown, problems: SkillProblem[]): void {
 }
 
 /** Checks a skill against the Agent Skills rules. Never throws; see `assertValidSkill`. */
-export function validateSkill(skill: Skill): SkillValidation {
+export function validateSkill(skill: Skill, options: ValidateSkillOptions = {}): SkillValidation {
   const problems: SkillProblem[] = [];
   const warnings: string[] = [];
   if (typeof skill !== 'object' || skill === null) {
@@ -57,6 +65,13 @@ export function validateSkill(skill: Skill): SkillValidation {
     };
   }
   checkName(skill.name, problems);
+  if (options.directory !== undefined && typeof skill.name === 'string' && skill.name !== options.directory) {
+    problems.push({
+      rule: 'name-directory',
+      field: 'name',
+      message: `"${skill.name}" must match the name of the folder that holds the SKILL.md ("${options.directory}"); rename one of them`,
+    });
+  }
   if (typeof skill.description !== 'string' || skill.description.trim().length === 0) {
     problems.push({
       rule: 'description-required',

@@ -1,18 +1,22 @@
-import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseSkill, redactSecrets, SkillFormatError, validateSkill } from '@skillrl/core';
+import { redactSecrets } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import { Command, CommanderError } from 'commander';
+import { checkComponents } from '../components/check-components.js';
 import { configSchema } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
 import { runDemo } from '../demo/run-demo.js';
-import { evaluate } from '../evaluate/evaluate.js';
+import { type Evaluation, evaluate } from '../evaluate/evaluate.js';
+import { evaluateRun, isRunDirectory } from '../evaluate/evaluate-run.js';
 import { exportJsonl } from '../export/export-jsonl.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunResult } from '../run/run-types.js';
+import { CLI_VERSION } from './cli-version.js';
 import { describeError } from './describe-error.js';
 import { formatTable, percent } from './format-table.js';
+import { addInitCommand } from './init-command.js';
 import { createProgressDisplay } from './progress-bar.js';
+import { validateSkillPath } from './validate-skill-path.js';
 
 export interface CliIo {
   out: (text: string) => void;
@@ -25,6 +29,11 @@ const defaultIo: CliIo = {
 };
 
 /** Exit status of a command that ran into bad input or a failure (usage errors exit 2, from commander). */
+/** Wraps an action: errors become `error: …` (or a JSON error with --json) and exit status 1. */
+export type WithErrors = <A extends unknown[]>(
+  fn: (...args: A) => Promise<void>,
+) => (...args: A) => Promise<void>;
+
 export class CliExit extends Error {
   constructor(readonly code: number) {
     super(`exit ${code}`);
@@ -57,15 +66,44 @@ function printResult(io: CliIo, json: boolean, result: RunResult): void {
   io.out(formatTable(['metric', 'value'], rows));
 }
 
+function positiveInteger(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new CommanderError(2, 'skillrl.integer', `${flag} expects an integer >= 1, got "${value}"`);
+  }
+  return n;
+}
+
+/** Per-family success with and without skills, and the gap, as the `eval` table. */
+function evaluationTable(result: Evaluation): string {
+  const gap = (w: number | null, wo: number) => (w === null ? '—' : `${(100 * (w - wo)).toFixed(1)}`);
+  const rows = result.families.map((f) => [
+    f.family,
+    percent(f.withSkill),
+    percent(f.withoutSkill),
+    gap(f.withSkill, f.withoutSkill),
+    String(f.episodes),
+  ]);
+  const o = result.overall;
+  rows.push([
+    'all',
+    percent(o.withSkill),
+    percent(o.withoutSkill),
+    gap(o.withSkill, o.withoutSkill),
+    String(o.episodes),
+  ]);
+  return formatTable(['family', 'with skill', 'without', 'gap (pts)', 'episodes'], rows);
+}
+
 /** The `skillrl` program; `io` and `exitOverride` make it testable in-process. */
 export function createCli(io: CliIo = defaultIo): Command {
   const program = new Command('skillrl')
     .description('Reinforcement learning over agent skills: Skill-R1 (evolve) and SKILLC (internalize).')
-    .version('0.1.0')
+    .version(CLI_VERSION)
     .showHelpAfterError()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
 
-  const withErrors =
+  const withErrors: WithErrors =
     <A extends unknown[]>(fn: (...args: A) => Promise<void>) =>
     async (...args: A): Promise<void> => {
       const command = args[args.length - 1] as Command;
@@ -134,46 +172,67 @@ export function createCli(io: CliIo = defaultIo): Command {
 
   program
     .command('eval')
-    .description("success with and without each family's skill, per family, for the config's agent and tasks")
-    .argument('<config>', 'YAML or JSON config file')
+    .description(
+      "success with and without each family's skill, per family: a config's agent on its tasks, or a finished internalize run's trained policy on a split",
+    )
+    .argument('<config-or-run-dir>', 'a YAML/JSON config file, or a run directory (its latest checkpoint)')
+    .option(
+      '--split <name>',
+      "the split to evaluate on (a run directory needs one; a config's default: its tasks)",
+    )
+    .option('--limit <n>', "tasks of the split (default: all, or the config's limit)")
     .option('--episodes <n>', 'episodes per task and condition', '1')
     .option('--json', 'print the table as JSON')
     .action(
-      withErrors(async (file: string, opts: { episodes: string; json?: boolean }) => {
-        const episodes = Number(opts.episodes);
-        if (!Number.isInteger(episodes) || episodes < 1) {
-          throw new CommanderError(
-            2,
-            'skillrl.episodes',
-            `--episodes expects an integer >= 1, got "${opts.episodes}"`,
-          );
-        }
-        const loaded = loadConfig(file);
-        const bar = createProgressDisplay(!opts.json);
-        const result = await evaluate(loaded, { episodes, onProgress: (p) => bar.update(p) }).finally(() =>
-          bar.stop(),
-        );
-        if (opts.json) {
-          io.out(JSON.stringify({ ok: true, ...result }));
-          return;
-        }
-        const rows = result.families.map((f) => [
-          f.family,
-          percent(f.withSkill),
-          percent(f.withoutSkill),
-          f.withSkill === null ? '—' : `${(100 * (f.withSkill - f.withoutSkill)).toFixed(1)}`,
-          String(f.episodes),
-        ]);
-        const o = result.overall;
-        rows.push([
-          'all',
-          percent(o.withSkill),
-          percent(o.withoutSkill),
-          o.withSkill === null ? '—' : `${(100 * (o.withSkill - o.withoutSkill)).toFixed(1)}`,
-          String(o.episodes),
-        ]);
-        io.out(formatTable(['family', 'with skill', 'without', 'gap (pts)', 'episodes'], rows));
-      }),
+      withErrors(
+        async (
+          target: string,
+          opts: { split?: string; limit?: string; episodes: string; json?: boolean },
+        ) => {
+          const episodes = positiveInteger(opts.episodes, '--episodes');
+          const limit = opts.limit === undefined ? undefined : positiveInteger(opts.limit, '--limit');
+          const bar = createProgressDisplay(!opts.json);
+          const onProgress = (p: Parameters<typeof bar.update>[0]) => bar.update(p);
+          let result: Evaluation;
+          let header: string | undefined;
+          try {
+            if (isRunDirectory(target)) {
+              if (!opts.split) {
+                throw new CommanderError(
+                  2,
+                  'skillrl.split',
+                  'a run directory needs --split <name> (e.g. valid_unseen)',
+                );
+              }
+              const run = await evaluateRun(target, {
+                split: opts.split,
+                ...(limit !== undefined ? { limit } : {}),
+                episodes,
+                onProgress,
+                onWarning: (m) => io.err(`warning: ${m}`),
+              });
+              result = run;
+              header = `${run.runDir}: trained policy after step ${run.step} (${run.restored === 'checkpoint' ? 'restored from its checkpoint' : 'rebuilt by replaying its updates'}), split ${run.tasks.split}${limit !== undefined ? ` (limit ${limit})` : ''}`;
+            } else {
+              const loaded = loadConfig(target);
+              const tasks = opts.split
+                ? { split: opts.split, ...(limit !== undefined ? { limit } : {}) }
+                : limit !== undefined
+                  ? { ...loaded.config.tasks, limit }
+                  : undefined;
+              result = await evaluate(loaded, { episodes, onProgress, ...(tasks ? { tasks } : {}) });
+            }
+          } finally {
+            bar.stop();
+          }
+          if (opts.json) {
+            io.out(JSON.stringify({ ok: true, ...result }));
+            return;
+          }
+          if (header) io.out(header);
+          io.out(evaluationTable(result));
+        },
+      ),
     );
 
   program
@@ -255,26 +314,14 @@ export function createCli(io: CliIo = defaultIo): Command {
 
   program
     .command('validate-skill')
-    .description('check a SKILL.md against the Agent Skills rules; exits 1 naming each rule broken')
-    .argument('<path>', 'a SKILL.md file')
+    .description(
+      'check a skill (its folder, or a SKILL.md) against the Agent Skills rules, including that its name matches its folder; exits 1 naming each rule broken',
+    )
+    .argument('<path>', 'a skill folder (holding SKILL.md) or a SKILL.md file')
     .option('--json', 'print the result as JSON')
     .action(
-      withErrors(async (file: string, opts: { json?: boolean }) => {
-        const path = resolve(file);
-        const text = readFileSync(path, 'utf8');
-        const warnings: string[] = [];
-        let problems: { rule: string; field: string; message: string }[];
-        let name: string | undefined;
-        try {
-          const skill = parseSkill(text, { source: path, onWarning: (m) => warnings.push(m) });
-          const result = validateSkill(skill);
-          problems = result.problems;
-          warnings.push(...result.warnings);
-          name = skill.name;
-        } catch (error) {
-          if (!SkillFormatError.isInstance(error)) throw error;
-          problems = error.problems;
-        }
+      withErrors(async (target: string, opts: { json?: boolean }) => {
+        const { path, name, problems, warnings } = validateSkillPath(target);
         if (opts.json) io.out(JSON.stringify({ ok: problems.length === 0, path, name, problems, warnings }));
         else if (problems.length === 0) io.out(`ok: ${path}${name ? ` (${name})` : ''}`);
         else {
@@ -288,16 +335,48 @@ export function createCli(io: CliIo = defaultIo): Command {
 
   program
     .command('check')
-    .description('validate a config file against the schema; lists every problem by path')
+    .description(
+      "validate a config (schema, then every component: registry names known, packages found from the config's folder, exports of the right shape) without running anything",
+    )
     .argument('<config>', 'YAML or JSON config file')
     .option('--json', 'print the result as JSON')
     .action(
       withErrors(async (file: string, opts: { json?: boolean }) => {
         const loaded = loadConfig(file);
-        if (opts.json) io.out(JSON.stringify({ ok: true, path: loaded.path, method: loaded.config.method }));
-        else io.out(`ok: ${loaded.path} (${loaded.config.method})`);
+        const checks = await checkComponents(loaded);
+        const problems = checks.filter((c) => c.error !== undefined);
+        if (opts.json) {
+          io.out(
+            JSON.stringify({
+              ok: problems.length === 0,
+              path: loaded.path,
+              method: loaded.config.method,
+              components: checks.map((c) => ({
+                role: c.role,
+                source: c.source,
+                ...(c.resolved ? { resolved: c.resolved } : {}),
+                ...(c.error !== undefined ? { error: describeError(c.error).json } : {}),
+              })),
+            }),
+          );
+        } else {
+          for (const c of problems)
+            io.err(`error: ${c.role}: ${redactSecrets(describeError(c.error).message)}`);
+          if (problems.length === 0) {
+            io.out(`ok: ${loaded.path} (${loaded.config.method})`);
+            io.out(
+              formatTable(
+                ['component', 'source', 'resolved'],
+                checks.map((c) => [c.role, c.source, c.resolved ?? '']),
+              ),
+            );
+          }
+        }
+        if (problems.length > 0) throw new CliExit(1);
       }),
     );
+
+  addInitCommand(program, io, withErrors);
 
   program
     .command('schema')

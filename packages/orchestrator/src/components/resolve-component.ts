@@ -13,7 +13,8 @@ import { importBuiltin, importFromConfig, type ModuleNamespace } from './import-
 import { contractOf, listExports, shapeProblem } from './plugin-shape.js';
 import { PluginShapeError } from './plugin-shape-error.js';
 
-const PLUGIN_EXPORTS: Record<Exclude<ComponentKind, 'estimator'>, string[]> = {
+/** The exports tried, in order, when a plugin spec names none. */
+export const PLUGIN_EXPORTS: Record<Exclude<ComponentKind, 'estimator'>, string[]> = {
   adapter: ['default', 'adapter', 'createAdapter'],
   agent: ['default', 'createAgent'],
   generator: ['default', 'createGenerator'],

@@ -1,13 +1,19 @@
-import type { Skill, TaskAdapter, Trajectory } from '@skillrl/core';
+import type { Agent, Skill, TaskAdapter, Trajectory } from '@skillrl/core';
 import { skillForFamily } from '@skillrl/core';
 import { collectRollouts, planRollouts } from '@skillrl/rollout';
-import type { LoadedConfig } from '../config/config-types.js';
+import type { LoadedConfig, RunConfig, TaskSelection } from '../config/config-types.js';
 import type { RunProgress } from '../run/run-types.js';
-import { loadTasks, setupBasics } from '../run/setup-run.js';
+import { loadTasks, type RunBasics, setupBasics } from '../run/setup-run.js';
 
 export interface EvaluateOptions {
   /** Episodes per task and condition (default 1). */
   episodes?: number;
+  /** The tasks to evaluate on (default: the config's `tasks`). */
+  tasks?: TaskSelection;
+  /** The task model (default: the config's `agent`, freshly created), e.g. a trained policy from a run. */
+  agent?: Agent;
+  /** The with-skill condition's skill per family (default: the adapter's most specific skill per family). */
+  skills?: Record<string, Skill>;
   onProgress?: (progress: RunProgress) => void;
   signal?: AbortSignal;
 }
@@ -30,12 +36,20 @@ export interface Evaluation {
  * skill bank), nothing written to disk: how much the skills help before any training.
  */
 export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {
-  const { config } = loaded;
+  const basics = await setupBasics(loaded.config, loaded.path);
+  return evaluateWith(loaded.config, basics, options);
+}
+
+/** `evaluate` on parts already set up (the run's adapter and, for a finished run, its trained agent). */
+export async function evaluateWith(
+  config: RunConfig,
+  basics: RunBasics,
+  options: EvaluateOptions = {},
+): Promise<Evaluation> {
   const episodes = options.episodes ?? 1;
-  const basics = await setupBasics(config, loaded.path);
   const adapter = basics.adapter.value;
-  const tasks = await loadTasks(adapter, config.tasks, config.seed);
-  const skills = await defaultSkills(adapter);
+  const tasks = await loadTasks(adapter, options.tasks ?? config.tasks, config.seed);
+  const skills = options.skills ?? (await defaultSkills(adapter));
   const plan = planRollouts({
     tasks,
     skills: (task) => skills[task.family],
@@ -50,7 +64,7 @@ export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = 
   const runs = await collectRollouts({
     plan,
     adapter,
-    agent: basics.agent.value,
+    agent: options.agent ?? basics.agent.value,
     concurrency: config.concurrency ?? 8,
     ...(config.maxSteps ? { maxSteps: config.maxSteps } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

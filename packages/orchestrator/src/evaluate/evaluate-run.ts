@@ -1,0 +1,187 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Agent, JsonObject, RunEvent, Skill, Trajectory } from '@skillrl/core';
+import { InvalidArgumentError, openRunStore } from '@skillrl/core';
+import type { ResolvedComponent } from '../components/component-types.js';
+import { importBuiltin } from '../components/import-package.js';
+import { resolveComponent } from '../components/resolve-component.js';
+import type { RunConfig, TaskSelection } from '../config/config-types.js';
+import { parseConfig } from '../config/load-config.js';
+import type { CheckpointValue, RunManifest } from '../run/run-session.js';
+import { setupBasics } from '../run/setup-run.js';
+import { defaultSkills, type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';
+
+export interface EvaluateRunOptions extends Omit<EvaluateOptions, 'tasks' | 'agent' | 'skills'> {
+  /** The split to evaluate on (required). */
+  split: string;
+  /** Tasks of that split (default: all the adapter gives). */
+  limit?: number;
+  /** Seed for loading the split (default: the run's seed + 2, as its `internalize.test` split). */
+  seed?: number;
+  onWarning?: (message: string) => void;
+}
+
+export interface RunEvaluation extends Evaluation {
+  runDir: string;
+  /** Training steps the evaluated policy has had (the latest checkpoint's). */
+  step: number;
+  /** How the trained agent was obtained: restored from the checkpoint, or rebuilt by replaying updates. */
+  restored: 'checkpoint' | 'replay';
+  /** Whether the run had finished (`run:end` completed); an unfinished run's latest checkpoint is used. */
+  finished: boolean;
+  tasks: TaskSelection;
+}
+
+function readJson<T>(file: string, what: string): T {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as T;
+  } catch (cause) {
+    throw new InvalidArgumentError(
+      'run directory',
+      `cannot read ${what} (${file}); is it a skillrl run directory?`,
+      {
+        cause,
+      },
+    );
+  }
+}
+
+/** Whether a path is a run directory (it holds run.json and config.json). */
+export function isRunDirectory(path: string): boolean {
+  return existsSync(join(path, 'run.json')) && existsSync(join(path, 'config.json'));
+}
+
+/**
+ * Evaluates the trained policy of an internalize run (its latest checkpoint's agent) on a split, with and
+ * without each family's skill — the skill context the run trained with (general sections plus the family's
+ * own) — and nothing written to the run directory.
+ */
+export async function evaluateRun(runDir: string, options: EvaluateRunOptions): Promise<RunEvaluation> {
+  const dir = resolve(runDir);
+  const manifest = readJson<RunManifest>(join(dir, 'run.json'), 'run.json');
+  const config: RunConfig = parseConfig(readJson<unknown>(join(dir, 'config.json'), 'config.json'));
+  if (config.method !== 'internalize') {
+    throw new InvalidArgumentError(
+      'run directory',
+      `${dir} is a ${config.method} run: its task model is frozen, so there is no trained policy to evaluate; \`skillrl eval <config>\` evaluates a config's agent`,
+    );
+  }
+  const store = openRunStore(dir, options.onWarning ? { onWarning: options.onWarning } : {});
+  let checkpoint: CheckpointValue | undefined;
+  let finished = false;
+  let advantages: JsonObject[] = [];
+  let rollouts: Trajectory[] = [];
+  try {
+    checkpoint = store.latestSnapshot<CheckpointValue>()?.value;
+    finished = store
+      .read<RunEvent>('events')
+      .some((e) => e.type === 'run:end' && (e as { status?: string }).status === 'completed');
+    if (checkpoint && !checkpoint.components.agent) {
+      advantages = store.read<JsonObject>('advantages');
+      rollouts = store.read<Trajectory>('rollouts');
+    }
+  } finally {
+    store.close();
+  }
+  if (!checkpoint) {
+    throw new InvalidArgumentError(
+      'run directory',
+      `${dir} has no checkpoint yet (no training step finished); nothing trained to evaluate`,
+    );
+  }
+  if (!finished) {
+    options.onWarning?.(
+      `the run has not finished: evaluating its latest checkpoint (step ${checkpoint.completed})`,
+    );
+  }
+
+  const configPath = manifest.configPath;
+  const basics = await setupBasics(config, configPath);
+  const agent = await trainedAgent(config, basics, checkpoint, dir, advantages, rollouts);
+  const skills = await runSkills(basics.adapter.value, config, configPath);
+  const tasks: TaskSelection = {
+    split: options.split,
+    ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    seed: options.seed ?? config.seed + 2,
+  };
+  const result = await evaluateWith(config, basics, { ...options, tasks, agent: agent.value, skills });
+  return {
+    ...result,
+    runDir: dir,
+    step: checkpoint.completed,
+    restored: agent.restored,
+    finished,
+    tasks,
+  };
+}
+
+/** The agent as the checkpoint left it: its saved state loaded, or rebuilt by replaying every update. */
+async function trainedAgent(
+  config: RunConfig,
+  basics: Awaited<ReturnType<typeof setupBasics>>,
+  checkpoint: CheckpointValue,
+  dir: string,
+  advantages: JsonObject[],
+  rollouts: Trajectory[],
+): Promise<{ value: Agent; restored: 'checkpoint' | 'replay' }> {
+  const agent: ResolvedComponent<Agent> = basics.agent;
+  const saved = checkpoint.components.agent;
+  const persistence = agent.persistence;
+  if (saved && persistence) {
+    if (saved.kind === 'dir' && persistence.kind === 'dir') {
+      return { value: await persistence.load(join(dir, saved.path), agent.value), restored: 'checkpoint' };
+    }
+    if (saved.kind === 'json' && persistence.kind === 'json') {
+      await persistence.set(agent.value, saved.value);
+      return { value: agent.value, restored: 'checkpoint' };
+    }
+  }
+  // As resume does for a trainer that cannot save its state: a fresh policy from the same seed, then every
+  // finished step's batch (rollouts and advantages, both on disk) in order.
+  const spec = config.internalize?.trainer;
+  if (spec === undefined) {
+    throw new InvalidArgumentError(
+      'run directory',
+      'the checkpoint holds no agent state and the run names no trainer',
+    );
+  }
+  const trainer = await resolveComponent('trainer', spec, {
+    ...basics.context('trainer'),
+    agent: agent.value,
+  });
+  const byKey = new Map(advantages.map((r) => [String(r.key), r]));
+  const byId = new Map(rollouts.map((t) => [t.id, t]));
+  for (let t = 1; t <= checkpoint.completed; t++) {
+    const record = byKey.get(`s${t}`) as { rows?: { trajectoryId: string; advantage: number }[] } | undefined;
+    if (!record?.rows) {
+      throw new InvalidArgumentError(
+        'run directory',
+        `advantages of step ${t} are missing; cannot rebuild the policy`,
+      );
+    }
+    await trainer.value.update({
+      trajectories: record.rows.map((r) => {
+        const found = byId.get(r.trajectoryId);
+        if (!found)
+          throw new InvalidArgumentError('run directory', `rollouts.jsonl has no "${r.trajectoryId}"`);
+        return found;
+      }),
+      advantages: record.rows.map((r) => r.advantage),
+    });
+  }
+  return { value: agent.value, restored: 'replay' };
+}
+
+/** The with-skill context the run trained with: each family's full context (general sections, then its own). */
+async function runSkills(
+  adapter: Awaited<ReturnType<typeof setupBasics>>['adapter']['value'],
+  config: RunConfig,
+  configPath: string,
+): Promise<Record<string, Skill>> {
+  const inventory = adapter.skills ? await adapter.skills() : [];
+  if (config.internalize?.variant === 'grpo' || inventory.length === 0) return defaultSkills(adapter);
+  const { skillContexts } = (await importBuiltin('@skillrl/curriculum', 'the curriculum', configPath)) as {
+    skillContexts: (families: readonly string[], skills: readonly Skill[]) => { full: Record<string, Skill> };
+  };
+  return skillContexts([...adapter.families], inventory).full;
+}

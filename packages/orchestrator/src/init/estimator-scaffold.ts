@@ -1,0 +1,145 @@
+import { packageFiles } from './package-files.js';
+import { RANDOM_AGENT_SOURCE } from './random-agent-source.js';
+import { shortName } from './write-scaffold.js';
+
+/**
+ * A standalone advantage-estimator package: a group-mean baseline registered under the package's name,
+ * passing the estimator conformance suite, and swapped into `run.yaml` by naming the package by path.
+ */
+export function estimatorScaffold(name: string): Record<string, string> {
+  const id = shortName(name);
+  return {
+    ...packageFiles(name, `A skillrl advantage estimator: ${id}.`, ['advantage-estimator']),
+    'src/index.ts': `/** ${name} — a skillrl advantage estimator, registered under ${JSON.stringify(id)}. */
+import type { EstimatorFactory } from '@skillrl/core';
+import { createEstimator } from './create-estimator.js';
+
+export { createEstimator, type EstimatorOptions } from './create-estimator.js';
+
+/** What skillrl reads: every estimator of the package by name (\`estimator: { package, name, options }\`). */
+export const estimators: Record<string, EstimatorFactory> = {
+  ${JSON.stringify(id)}: createEstimator as EstimatorFactory,
+};
+`,
+    'src/create-estimator.ts': `import type { AdvantageBatch, AdvantageEstimator, EstimateOptions } from '@skillrl/core';
+import { InvalidArgumentError } from '@skillrl/core';
+
+export interface EstimatorOptions {
+  /** Multiplies every advantage (default 1). */
+  scale?: number;
+}
+
+/**
+ * A_i = scale · (r_i − mean of the finite scores in i's group): a group-mean baseline without
+ * normalisation. A non-finite score gets 0 and is left out of its group's mean. Replace the body with your
+ * method; the conformance suite checks the contract (shape, determinism, group isolation, lengths).
+ */
+export function createEstimator(options: EstimatorOptions = {}): AdvantageEstimator {
+  const scale = options.scale ?? 1;
+  if (!Number.isFinite(scale)) throw new InvalidArgumentError('options.scale', \`expected a finite number, got \${scale}\`);
+  return {
+    name: ${JSON.stringify(id)},
+    estimate(batch: AdvantageBatch, estimateOptions?: EstimateOptions) {
+      const n = batch.scores.length;
+      if (batch.groupIds.length !== n) {
+        throw new InvalidArgumentError('batch.groupIds', \`expected \${n} entries (one per score), got \${batch.groupIds.length}\`);
+      }
+      const out = estimateOptions?.out;
+      const advantages = out && out.length === n ? out.fill(0) : new Float64Array(n);
+      const groups = new Map<string | number, number[]>();
+      for (let i = 0; i < n; i++) {
+        if (!Number.isFinite(batch.scores[i])) continue;
+        const key = batch.groupIds[i] as string | number;
+        const members = groups.get(key);
+        if (members) members.push(i);
+        else groups.set(key, [i]);
+      }
+      let zeroStd = 0;
+      let allPass = 0;
+      let allFail = 0;
+      for (const members of groups.values()) {
+        const scores = members.map((i) => batch.scores[i] as number);
+        const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
+        if (scores.every((s) => s === scores[0])) zeroStd++;
+        if (scores.every((s) => s > 0)) allPass++;
+        if (scores.every((s) => s <= 0)) allFail++;
+        for (const i of members) advantages[i] = scale * ((batch.scores[i] as number) - mean);
+      }
+      return {
+        advantages,
+        metrics: {
+          frac_zero_std: groups.size ? zeroStd / groups.size : 0,
+          groups_all_pass: allPass,
+          groups_all_fail: allFail,
+        },
+      };
+    },
+  };
+}
+`,
+    'src/estimator.test.ts': `import { describeEstimatorConformance } from '@skillrl/testkit/vitest';
+import { describe, expect, it } from 'vitest';
+import { createEstimator, estimators } from './index.js';
+
+// The conformance suite every skillrl advantage estimator passes.
+describeEstimatorConformance(${JSON.stringify(id)}, () => createEstimator());
+
+describe(${JSON.stringify(id)}, () => {
+  it('golden values: each score minus its group mean', () => {
+    const result = createEstimator({ scale: 2 }).estimate({ scores: [1, 0, 1, 3], groupIds: ['a', 'a', 'b', 'b'] });
+    expect(Array.from(result.advantages)).toEqual([1, -1, -2, 2]);
+  });
+
+  it('is registered under its name', () => {
+    expect(estimators[${JSON.stringify(id)}]).toBe(createEstimator);
+  });
+});
+`,
+    'random-agent.mjs': RANDOM_AGENT_SOURCE,
+    'run.yaml': `# This estimator swapped into a short offline run: household tasks (@skillrl/task-household), the random
+# baseline agent, two steps, no in-process training (trainer "external").
+#
+#   npm run build && npx skillrl run run.yaml    # with skillrl installed (or @skillrl/orchestrator and
+#                                                # @skillrl/task-household)
+method: internalize
+seed: 1
+name: ${id}-smoke
+adapter: household
+tasks: { split: train, limit: 8 }
+agent: { package: "./random-agent.mjs" }
+concurrency: 4
+maxSteps: 10
+estimator:
+  package: "./" # this package, by path; once installed elsewhere: "${name}"
+  name: ${id}
+  options: { scale: 1 }
+internalize:
+  variant: d2skill-mixed # half of each group reads the family's skill
+  steps: 2
+  tasksPerStep: 2
+  groupSize: 4
+  validateEvery: 2
+  validation: { split: valid_seen, limit: 4 }
+  trainer: external
+`,
+    'README.md': `# ${name}
+
+A [skillrl](https://www.npmjs.com/package/skillrl) advantage estimator, scaffolded by \`skillrl init
+estimator\`. It depends on \`@skillrl/core\` alone; its tests run \`@skillrl/testkit\`'s estimator conformance
+suite.
+
+\`\`\`sh
+npm install
+npm test            # the conformance suite and golden values
+npm run build       # dist/: ESM, CommonJS and types
+npx skillrl run run.yaml   # with skillrl installed (npm install -D skillrl)
+\`\`\`
+
+A run config swaps it in by path or by package:
+
+\`\`\`yaml
+estimator: { package: "${name}", name: ${id}, options: { scale: 1 } }
+\`\`\`
+`,
+  };
+}
