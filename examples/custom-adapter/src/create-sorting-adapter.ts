@@ -47,7 +47,8 @@ export function createSortingAdapter(): TaskAdapter {
     verifier: () => ({
       name: 'sorting-sorted',
       verify(_task, trajectory) {
-        const sorted = trajectory.steps.at(-1)?.info?.sorted === true;
+        // Real runs record the environment's info at step.info.env (core's TrajectoryStep.info).
+        const sorted = trajectory.steps.at(-1)?.info?.env?.sorted === true;
         return {
           score: sorted ? 1 : 0,
           passed: sorted,

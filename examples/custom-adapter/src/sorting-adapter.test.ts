@@ -1,10 +1,11 @@
-import type { Task, Trajectory } from '@skillrl/core';
+import type { StepResult, Task, Trajectory } from '@skillrl/core';
 import { describeAdapterConformance } from '@skillrl/testkit/vitest';
 import { describe, expect, it } from 'vitest';
-import sorting from './index.js';
+import sorting, { sortingSolution } from './index.js';
 
-// The one line every published adapter's tests start with.
-describeAdapterConformance(sorting, { limit: 8, episodes: 4 });
+// The one line every published adapter's tests start with. `solve` plays the adapter's own solution
+// through the episode runner real runs use, and fails a verifier that never passes it.
+describeAdapterConformance(sorting, { limit: 8, episodes: 4, solve: sortingSolution });
 
 describe('the sorting adapter', () => {
   it('sorts 3 1 2 in two swaps and the verifier passes it', async () => {
@@ -30,13 +31,36 @@ describe('the sorting adapter', () => {
       condition: 0,
       reward: 1,
       verdict: { score: 0, passed: false },
+      // As the episode runner records a step: the environment's info under `info.env`.
       steps: [first, second].map((r, index) => ({
-        ...r,
         index,
+        observation: r.observation,
         action: index === 0 ? 'swap 1 2' : 'swap 2 3',
+        reward: r.reward,
+        done: r.done,
+        info: { env: r.info },
       })),
     };
     expect(await sorting.verifier(task).verify(task, trajectory)).toMatchObject({ score: 1, passed: true });
+  });
+
+  it("solves every task with the expert's swaps, the fewest there are", async () => {
+    expect(
+      sortingSolution({
+        id: 't',
+        family: 'sort-short',
+        split: 'test',
+        prompt: '',
+        metadata: { row: [3, 1, 2] },
+      }),
+    ).toEqual(['swap 1 2', 'swap 2 3']);
+    for (const task of await sorting.load({ split: 'train', limit: 20, seed: 5 })) {
+      const env = await sorting.createEnvironment(task);
+      await env.reset();
+      let last: StepResult = { observation: '', reward: 0, done: false };
+      for (const action of sortingSolution(task)) last = await env.step(action);
+      expect(last).toMatchObject({ done: true, info: { sorted: true } });
+    }
   });
 
   it('never starts sorted', async () => {

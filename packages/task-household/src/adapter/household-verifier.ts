@@ -1,15 +1,16 @@
 import type { Task, Trajectory, Verdict, Verifier } from '@skillrl/core';
 
 /**
- * ALFWorld's success: the environment says the goal holds. Read from the trajectory's final step (its
- * `info.won`, or a done step with reward 1), so a verdict can be recomputed from `rollouts.jsonl` alone.
+ * ALFWorld's success: the environment says the goal holds. Read from the trajectory's final step (the
+ * environment's `won`, which the episode runner records at `info.env.won`, or a done step with reward 1),
+ * so a verdict can be recomputed from `rollouts.jsonl` alone.
  */
 export function householdVerifier(): Verifier {
   return {
     name: 'household-won',
     verify(task: Task, trajectory: Trajectory): Verdict {
       const last = trajectory.steps[trajectory.steps.length - 1];
-      const flagged = last?.info?.won;
+      const flagged = last?.info?.env?.won;
       const won = flagged === true || (flagged === undefined && last?.done === true && last.reward >= 1);
       return {
         score: won ? 1 : 0,

@@ -15,7 +15,15 @@ async function play(env: ShopEnvironment, actions: string[]): Promise<Trajectory
   let observation = await env.reset();
   for (const [index, action] of actions.entries()) {
     const result = await env.step(action);
-    steps.push({ index, observation, action, reward: result.reward, done: result.done, info: result.info });
+    // As the episode runner records a step: the environment's info under `info.env`.
+    steps.push({
+      index,
+      observation,
+      action,
+      reward: result.reward,
+      done: result.done,
+      ...(result.info ? { info: { env: result.info } } : {}),
+    });
     observation = result.observation;
     if (result.done) break;
   }

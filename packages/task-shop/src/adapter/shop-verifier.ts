@@ -24,7 +24,8 @@ export function createShopVerifier(
     verify(task: Task, trajectory: Trajectory): Verdict {
       const last = [...trajectory.steps].reverse().find((step) => step.done);
       if (!last) return { score: 0, passed: false, reason: 'no purchase: the episode ended without buy now' };
-      const purchase = last.info?.purchase;
+      // The environment's info, as the episode runner records it (core's TrajectoryStep.info).
+      const purchase = last.info?.env?.purchase;
       let reward = last.reward;
       let details: Record<string, unknown> = {};
       const catalogue = catalogueOf(task);

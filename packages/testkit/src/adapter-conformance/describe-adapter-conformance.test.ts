@@ -2,30 +2,37 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeAdapterConformance } from './describe-adapter-conformance.js';
-import { walkAdapter } from './sample-adapters/tiny-adapters.js';
+import { solveWalk, walkAdapter } from './sample-adapters/tiny-adapters.js';
 
-describeAdapterConformance(walkAdapter, { limit: 4, episodes: 4 });
+describeAdapterConformance(walkAdapter, { limit: 4, episodes: 4, solve: solveWalk });
+
+interface FixtureReport {
+  numFailedTests: number;
+  numPassedTests: number;
+  testResults: Array<{ assertionResults: Array<{ title: string; fullName: string; status: string }> }>;
+}
+
+/** Runs one sample adapters' fixture file in a real vitest run; returns its exit status and JSON report. */
+function runFixture(file: string): { status: number | null; report: FixtureReport } {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
+  const run = spawnSync(
+    process.execPath,
+    [vitest, 'run', '--config', 'src/adapter-conformance/sample-adapters/vitest.fixture.config.ts', file],
+    { cwd: root, encoding: 'utf8', timeout: 60_000 },
+  );
+  const start = run.stdout.indexOf('{');
+  expect(start, run.stderr).toBeGreaterThanOrEqual(0);
+  return { status: run.status, report: JSON.parse(run.stdout.slice(start)) as FixtureReport };
+}
 
 describe('describeAdapterConformance on a broken adapter', () => {
   it('fails the checks the adapter breaks, in a real vitest run', () => {
-    const root = fileURLToPath(new URL('../..', import.meta.url));
-    const vitest = fileURLToPath(new URL('../../node_modules/vitest/vitest.mjs', import.meta.url));
-    const run = spawnSync(
-      process.execPath,
-      [vitest, 'run', '--config', 'src/adapter-conformance/sample-adapters/vitest.fixture.config.ts'],
-      { cwd: root, encoding: 'utf8', timeout: 60_000 },
-    );
-    const start = run.stdout.indexOf('{');
-    expect(start).toBeGreaterThanOrEqual(0);
-    const report = JSON.parse(run.stdout.slice(start)) as {
-      numFailedTests: number;
-      numPassedTests: number;
-      testResults: Array<{ assertionResults: Array<{ title: string; status: string }> }>;
-    };
+    const { status: exit, report } = runFixture('broken-adapter.fixture-test.ts');
     const status = new Map(
       report.testResults.flatMap((f) => f.assertionResults.map((a) => [a.title, a.status])),
     );
-    expect(run.status).toBe(1);
+    expect(exit).toBe(1);
     // Names and families are fine; everything else this adapter does is wrong.
     expect(status.get('has a name and distinct, non-empty families')).toBe('passed');
     expect(status.get('loads valid tasks with unique ids, this split and a declared family')).toBe('failed');
@@ -37,5 +44,26 @@ describe('describeAdapterConformance on a broken adapter', () => {
       status.get('ships skills that are valid SKILL.md and round-trip through formatSkill/parseSkill'),
     ).toBe('failed');
     expect(report.numFailedTests).toBe(4);
+  });
+});
+
+describe('describeAdapterConformance plays episodes as real runs record them', () => {
+  it('fails a verifier reading steps.at(-1).info.sorted and passes one reading steps.at(-1).info.env.sorted', () => {
+    const { status: exit, report } = runFixture('sorting-adapters.fixture-test.ts');
+    const results = report.testResults.flatMap((f) => f.assertionResults);
+    const solved = (adapter: string) =>
+      results.find(
+        (a) => a.fullName.includes(adapter) && a.title.startsWith('passes the episodes its own solution'),
+      )?.status;
+    expect(exit).toBe(1);
+    expect(solved('sorting-reading-info-env-sorted')).toBe('passed');
+    expect(solved('sorting-reading-info-sorted')).toBe('failed');
+    // That check is the only one the misplaced read fails: random play rarely sorts, and scores in [0, 1].
+    expect(report.numFailedTests).toBe(1);
+    expect(
+      results
+        .filter((a) => a.fullName.includes('sorting-reading-info-env-sorted'))
+        .every((a) => a.status === 'passed'),
+    ).toBe(true);
   });
 });

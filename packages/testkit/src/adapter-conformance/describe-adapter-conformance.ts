@@ -1,15 +1,19 @@
 import {
+  type Agent,
+  type AgentContext,
   createRng,
+  type Environment,
   formatSkill,
   parseSkill,
+  type StepResult,
   type Task,
   type TaskAdapter,
   type Trajectory,
-  type TrajectoryStep,
   validate,
   validateSkill,
 } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
+import { loadEpisodeRunner } from './load-episode-runner.js';
 
 export interface AdapterConformanceOptions {
   /** Splits to load; default `adapter.splits`, else `train`, `valid_seen`, `valid_unseen`. */
@@ -32,11 +36,13 @@ export interface AdapterConformanceOptions {
    * answer, say). Default: the task's `answer` as text, else `"noop"`.
    */
   actions?: (task: Task) => readonly string[];
-}
-
-interface PlayedEpisode {
-  task: Task;
-  trajectory: Trajectory;
+  /**
+   * Actions that solve a task (an expert's plan, a demo), when the adapter can give them. The kit plays them
+   * through the episode runner and expects the verifier to pass: a verifier that reads the environment's
+   * info anywhere but `step.info.env` (where real runs record it) fails here instead of scoring 0 in every
+   * run. Without it that check is skipped.
+   */
+  solve?: (task: Task) => readonly string[] | Promise<readonly string[]>;
 }
 
 const DEFAULT_SPLITS = ['train', 'valid_seen', 'valid_unseen'] as const;
@@ -46,11 +52,123 @@ function defaultActions(task: Task): string[] {
   return [typeof task.answer === 'string' ? task.answer : JSON.stringify(task.answer)];
 }
 
+/** A task model that plays given actions: what the kit drives the real episode runner with. */
+function scriptedAgent(choose: (context: AgentContext) => string): Agent {
+  return { act: async (context) => ({ action: choose(context) }) };
+}
+
+/**
+ * The environment as the runner sees it, recording every break of the reset/step contract (the runner
+ * would turn a throw into an ended episode; the kit names each break instead).
+ */
+function checkedEnvironment(env: Environment, problems: string[]): Environment {
+  const checkResult = (result: StepResult, action: string) => {
+    const at = `step(${JSON.stringify(action)})`;
+    if (typeof result?.observation !== 'string') problems.push(`${at}: observation is not a string`);
+    if (!Number.isFinite(result?.reward))
+      problems.push(`${at}: reward ${String(result?.reward)} is not finite`);
+    if (typeof result?.done !== 'boolean') problems.push(`${at}: done is not a boolean`);
+    if (result?.info !== undefined) {
+      if (result.info === null || typeof result.info !== 'object' || Array.isArray(result.info)) {
+        problems.push(`${at}: info is not an object`);
+      } else if (!isPlainJson(result.info)) {
+        // It is stored in rollouts.jsonl (at step.info.env): it must come back from JSON as it was.
+        problems.push(
+          `${at}: info is not plain JSON (strings, finite numbers, booleans, null, arrays, objects)`,
+        );
+      }
+    }
+    return result;
+  };
+  const checked: Environment = {
+    maxSteps: env.maxSteps,
+    async reset() {
+      const observation = await env.reset();
+      if (typeof observation !== 'string') problems.push('reset() did not return a string');
+      return observation;
+    },
+    async step(action) {
+      return checkResult(await env.step(action), action);
+    },
+    close: () => env.close?.(),
+  };
+  if (env.admissibleActions) {
+    checked.admissibleActions = () => {
+      const admissible = env.admissibleActions?.() ?? [];
+      if (!Array.isArray(admissible) || admissible.some((a) => typeof a !== 'string')) {
+        problems.push('admissibleActions() did not return a list of strings');
+        return [];
+      }
+      return admissible;
+    };
+  }
+  return checked;
+}
+
+/** Whether `value` survives `JSON.parse(JSON.stringify(value))` unchanged (undefined fields aside). */
+function isPlainJson(value: unknown): boolean {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isPlainJson);
+  if (typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(value).every((v) => v === undefined || isPlainJson(v));
+}
+
+/** Plays one episode of `task` through `@skillrl/rollout`'s runEpisode; returns it and the contract breaks. */
+async function playEpisode(
+  adapter: TaskAdapter,
+  task: Task,
+  choose: (context: AgentContext) => string,
+  seed: number,
+): Promise<{ trajectory: Trajectory; problems: string[]; maxSteps: number }> {
+  const runEpisode = await loadEpisodeRunner();
+  // Tasks travel through rollouts.jsonl: the environment must come back from the JSON copy.
+  const copy = JSON.parse(JSON.stringify(task)) as Task;
+  expect(copy).toEqual(task);
+  const env = await adapter.createEnvironment(copy);
+  expect(Number.isInteger(env.maxSteps), 'env.maxSteps is an integer').toBe(true);
+  expect(env.maxSteps).toBeGreaterThan(0);
+  const problems: string[] = [];
+  const verifier = adapter.verifier(task);
+  expect(typeof verifier.name).toBe('string');
+  expect(verifier.name.length).toBeGreaterThan(0);
+  const trajectory = await runEpisode({
+    agent: scriptedAgent(choose),
+    env: checkedEnvironment(env, problems),
+    task: copy,
+    verifier,
+    id: `conformance/${task.id}`,
+    seed,
+    ...(adapter.tools ? { tools: adapter.tools } : {}),
+  });
+  return { trajectory, problems, maxSteps: env.maxSteps };
+}
+
+/** What every played episode must satisfy, whoever chose its actions. */
+function expectSoundEpisode(played: { trajectory: Trajectory; problems: string[]; maxSteps: number }) {
+  const { trajectory, problems, maxSteps } = played;
+  expect(problems, 'the environment keeps the reset/step contract').toEqual([]);
+  expect(trajectory.error, `the episode ran to its end: ${trajectory.error?.message}`).toBeUndefined();
+  // The episode loop stops at maxSteps whether or not the environment says done.
+  expect(trajectory.steps.length).toBeLessThanOrEqual(maxSteps);
+  const verdict = trajectory.verdict;
+  validate('verdict', verdict);
+  expect(Number.isFinite(verdict.score)).toBe(true);
+  expect(verdict.score).toBeGreaterThanOrEqual(0);
+  expect(verdict.score).toBeLessThanOrEqual(1);
+  expect(typeof verdict.passed).toBe('boolean');
+}
+
 /**
  * Declares vitest tests every task adapter must pass: it loads each split, checks every task against the
  * `task` schema, loads twice per seed (same seed, same tasks; another seed, other tasks), plays episodes
- * (from a JSON copy of each task, as tasks travel through run files) through the environment's reset/step contract with random admissible actions (or given ones) up to
- * `maxSteps`, checks the verifier's verdicts, and round-trips `skills()` through SKILL.md.
+ * (from a JSON copy of each task, as tasks travel through run files) with random admissible actions (or
+ * given ones) through `@skillrl/rollout`'s `runEpisode` — the runner real runs use, so the verifier judges
+ * the trajectory real runs record (the environment's info at `step.info.env`) — checks the reset/step
+ * contract and the verdicts, with `solve` expects the adapter's own solutions to pass, and round-trips
+ * `skills()` through SKILL.md.
  *
  * ```ts
  * import adapter from '../src/index.js';
@@ -110,69 +228,47 @@ export function describeAdapterConformance(
         it('plays episodes through reset/step within maxSteps, and the verifier judges them in [0, 1]', async () => {
           const tasks = (await adapter.load({ split, limit, seed })).slice(0, episodes);
           const rng = createRng(seed).fork(`conformance/${split}`);
-          const played: PlayedEpisode[] = [];
           for (const task of tasks) {
-            // Tasks travel through rollouts.jsonl: the environment must come back from the JSON copy.
-            const copy = JSON.parse(JSON.stringify(task)) as Task;
-            expect(copy).toEqual(task);
-            const env = await adapter.createEnvironment(copy);
-            expect(Number.isInteger(env.maxSteps)).toBe(true);
-            expect(env.maxSteps).toBeGreaterThan(0);
-            let observation = await env.reset();
-            expect(typeof observation).toBe('string');
             const given = actionsFor(task);
-            const steps: TrajectoryStep[] = [];
-            for (let i = 0; i < env.maxSteps; i++) {
-              let action: string;
-              if (env.admissibleActions) {
-                const admissible = env.admissibleActions();
-                expect(Array.isArray(admissible)).toBe(true);
-                for (const a of admissible) expect(typeof a).toBe('string');
-                action = admissible.length > 0 ? rng.pick(admissible) : (given[i % given.length] ?? 'noop');
-              } else {
-                action = given[i % given.length] ?? 'noop';
-              }
-              const result = await env.step(action);
-              expect(typeof result.observation).toBe('string');
-              expect(Number.isFinite(result.reward)).toBe(true);
-              expect(typeof result.done).toBe('boolean');
-              steps.push({
-                index: i,
-                observation,
-                action,
-                reward: result.reward,
-                done: result.done,
-                ...(result.info ? { info: result.info } : {}),
-              });
-              observation = result.observation;
-              if (result.done) break;
-            }
-            // The episode loop stops at maxSteps whether or not the environment says done.
-            expect(steps.length).toBeLessThanOrEqual(env.maxSteps);
-            await env.close?.();
-            const trajectory: Trajectory = {
-              id: `conformance-${task.id}`,
-              taskId: task.id,
-              family: task.family,
-              condition: 0,
-              steps,
-              reward: steps.reduce((s, x) => s + x.reward, 0),
-              verdict: { score: 0, passed: false },
-            };
-            played.push({ task, trajectory });
-          }
-          for (const { task, trajectory } of played) {
-            const verifier = adapter.verifier(task);
-            expect(typeof verifier.name).toBe('string');
-            expect(verifier.name.length).toBeGreaterThan(0);
-            const verdict = await verifier.verify(task, trajectory);
-            validate('verdict', verdict);
-            expect(Number.isFinite(verdict.score)).toBe(true);
-            expect(verdict.score).toBeGreaterThanOrEqual(0);
-            expect(verdict.score).toBeLessThanOrEqual(1);
-            expect(typeof verdict.passed).toBe('boolean');
+            const own = rng.fork(task.id);
+            // Random admissible actions (or the given ones), through the runner real runs use.
+            const played = await playEpisode(
+              adapter,
+              task,
+              ({ admissibleActions, stepIndex }) =>
+                admissibleActions && admissibleActions.length > 0
+                  ? own.pick(admissibleActions)
+                  : (given[stepIndex % given.length] ?? 'noop'),
+              rng.seedFor(task.id),
+            );
+            expectSoundEpisode(played);
           }
         });
+
+        it.skipIf(!options.solve)(
+          'passes the episodes its own solution plays, recorded as real runs record them (step.info.env)',
+          async () => {
+            const solve = options.solve as NonNullable<AdapterConformanceOptions['solve']>;
+            const tasks = (await adapter.load({ split, limit, seed })).slice(0, episodes);
+            for (const task of tasks) {
+              const plan = [...(await solve(JSON.parse(JSON.stringify(task)) as Task))];
+              const played = await playEpisode(
+                adapter,
+                task,
+                ({ stepIndex }) => plan[stepIndex] ?? 'noop',
+                createRng(seed).seedFor(task.id),
+              );
+              expectSoundEpisode(played);
+              const { verdict, steps } = played.trajectory;
+              expect(
+                verdict.passed,
+                `the verifier failed ${task.id} played by solve(task) (${plan.length} actions, verdict ${JSON.stringify(verdict)}); ` +
+                  `real runs record the environment's info at step.info.env: read trajectory.steps.at(-1)?.info?.env, ` +
+                  `last step's info here: ${JSON.stringify(steps.at(-1)?.info)}`,
+              ).toBe(true);
+            }
+          },
+        );
       });
     }
 

@@ -42,7 +42,8 @@ export const walkAdapter: TaskAdapter = {
   verifier: () => ({
     name: 'walk-won',
     verify: (_task, trajectory) => {
-      const won = trajectory.steps.at(-1)?.info?.won === true;
+      // Real runs record the environment's info at step.info.env.
+      const won = trajectory.steps.at(-1)?.info?.env?.won === true;
       return { score: won ? 1 : 0, passed: won };
     },
   }),
@@ -56,6 +57,87 @@ export const walkAdapter: TaskAdapter = {
   ],
   stepVocabulary: () => ({ climb: ['step up'], descend: ['step down'] }),
 };
+
+/** The walk's solution: straight to the target. */
+export function solveWalk(task: Task): string[] {
+  const target = Number(task.metadata?.target);
+  return Array.from({ length: Math.abs(target) }, () => (target > 0 ? 'up' : 'down'));
+}
+
+/** Sort three numbers by swapping neighbours; the environment's info says whether the row is sorted. */
+function sortingEnvironment(start: readonly number[]): Environment {
+  let row = [...start];
+  return {
+    maxSteps: 6,
+    reset() {
+      row = [...start];
+      return `The row is ${row.join(' ')}.`;
+    },
+    admissibleActions: () => ['swap 1 2', 'swap 2 3'],
+    step(action) {
+      const i = action === 'swap 1 2' ? 0 : action === 'swap 2 3' ? 1 : -1;
+      if (i >= 0) [row[i], row[i + 1]] = [row[i + 1] as number, row[i] as number];
+      const sorted = row.every((v, k) => k === 0 || (row[k - 1] as number) <= v);
+      return {
+        observation: `The row is ${row.join(' ')}.`,
+        reward: sorted ? 1 : 0,
+        done: sorted,
+        info: { sorted },
+      };
+    },
+  };
+}
+
+/** Bubble sort's swaps for a row: a solution to a sorting task. */
+export function solveSorting(task: Task): string[] {
+  const row = [...((task.metadata?.row as number[] | undefined) ?? [])];
+  const actions: string[] = [];
+  for (let pass = 0; pass < row.length; pass++) {
+    for (let i = 0; i + 1 < row.length; i++) {
+      if ((row[i] as number) > (row[i + 1] as number)) {
+        [row[i], row[i + 1]] = [row[i + 1] as number, row[i] as number];
+        actions.push(`swap ${i + 1} ${i + 2}`);
+      }
+    }
+  }
+  return actions;
+}
+
+/**
+ * A sorting adapter whose verifier reads `sorted` from the last step's info: at `info.env.sorted`, where
+ * real runs record the environment's info, or at `info.sorted`, where they never do (the bug conformance
+ * must catch: such a verifier scores 0 in every real run).
+ */
+export function sortingAdapter(reads: 'info.env.sorted' | 'info.sorted'): TaskAdapter {
+  return {
+    name: `sorting-reading-${reads.replaceAll('.', '-')}`,
+    families: ['sort'],
+    splits: ['train'],
+    load({ split, limit = 4, seed = 0 }) {
+      const rng = createRng(seed).fork(split);
+      return Array.from({ length: limit }, (_, i): Task => {
+        let row = rng.shuffle([1, 2, 3]);
+        if (row.join() === '1,2,3') row = [3, 1, 2];
+        return {
+          id: `sort/${split}/${seed}/${i}`,
+          family: 'sort',
+          split,
+          prompt: 'Sort.',
+          metadata: { row },
+        };
+      });
+    },
+    createEnvironment: (task) => sortingEnvironment(task.metadata?.row as number[]),
+    verifier: () => ({
+      name: `sorted-at-${reads}`,
+      verify: (_task, trajectory) => {
+        const info = trajectory.steps.at(-1)?.info;
+        const sorted = (reads === 'info.env.sorted' ? info?.env?.sorted : info?.sorted) === true;
+        return { score: sorted ? 1 : 0, passed: sorted };
+      },
+    }),
+  };
+}
 
 /**
  * A broken adapter: a task without an id, a family it does not declare, tasks that ignore the seed, an
