@@ -71,15 +71,14 @@ export interface RolloutRun extends AsyncIterable<Trajectory> {
 
 function checkPlan(plan: readonly PlannedEpisode[]): readonly PlannedEpisode[] {
   if (!Array.isArray(plan)) throw new InvalidArgumentError('plan', 'expected an array of planned episodes');
-  const seen = new Set<string>();
-  for (const episode of plan) {
-    if (seen.has(episode.id)) {
-      throw new InvalidArgumentError(
-        'plan',
-        `episode id "${episode.id}" appears twice; trajectory ids would collide`,
-      );
-    }
-    seen.add(episode.id);
+  const ids = new Set<string>();
+  // A repeated id leaves the set's size unchanged.
+  const repeated = plan.find((episode) => ids.size === ids.add(episode.id).size);
+  if (repeated) {
+    throw new InvalidArgumentError(
+      'plan',
+      `episode id "${repeated.id}" appears twice; trajectory ids would collide`,
+    );
   }
   return plan;
 }
