@@ -8,6 +8,7 @@ const define = {
   __SKILLRL_SCAFFOLD_VERSIONS__: JSON.stringify({
     core: version('../core/package.json'),
     testkit: version('../testkit/package.json'),
+    rollout: version('../rollout/package.json'),
     orchestrator: version('package.json'),
   }),
 };

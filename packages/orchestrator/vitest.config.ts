@@ -9,6 +9,7 @@ export default defineConfig({
     __SKILLRL_SCAFFOLD_VERSIONS__: JSON.stringify({
       core: version('../core/package.json'),
       testkit: version('../testkit/package.json'),
+      rollout: version('../rollout/package.json'),
       orchestrator: version('package.json'),
     }),
   },

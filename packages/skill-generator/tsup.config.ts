@@ -7,6 +7,7 @@ export default defineConfig({
     'llm-editor': 'src/entries/llm-editor.ts',
     'step-editor': 'src/entries/step-editor.ts',
     history: 'src/entries/history.ts',
+    generation: 'src/entries/generation.ts',
   },
   format: ['esm', 'cjs'],
   dts: true,

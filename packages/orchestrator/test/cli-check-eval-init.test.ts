@@ -126,7 +126,7 @@ console.log(JSON.stringify({ errors: checks.filter((c) => c.error).length, roles
     expect(r.stderr).toBe('');
     expect(JSON.parse(r.stdout)).toEqual({
       errors: 0,
-      roles: ['adapter', 'agent', 'internalize.trainer'],
+      roles: ['method', 'adapter', 'agent', 'internalize.trainer'],
       tfjs: 0,
     });
   });

@@ -16,7 +16,8 @@ import { estimatorTable, PLUGIN_EXPORTS } from './resolve-component.js';
 export interface ComponentCheck {
   /** Where the config names it: `adapter`, `agent`, `estimator`, `evolve.generator`, `internalize.trainer`. */
   role: string;
-  kind: ComponentKind;
+  /** The component's kind, or `method` for the method's own step (evolve's, internalize's). */
+  kind: ComponentKind | 'method';
   /** `registry:<name>` or `package:<specifier>`. */
   source: string;
   /** What it resolved to: the providing package of a built-in, the module file of a package. */
@@ -128,6 +129,18 @@ export async function checkComponents(loaded: LoadedConfig): Promise<ComponentCh
     { role: 'internalize.trainer', kind: 'trainer', spec: config.internalize?.trainer },
   ];
   const out: ComponentCheck[] = [];
+  // The method's own step: Skill-R1's generation lives in skill-generator (an optional peer), SKILLC's
+  // planning in curriculum (a dependency).
+  const methodPackage =
+    config.method === 'evolve' ? '@skillrl/skill-generator/generation' : '@skillrl/curriculum';
+  const missing = findBuiltin(methodPackage, `method "${config.method}"`, path);
+  out.push({
+    role: 'method',
+    kind: 'method',
+    source: `registry:${config.method}`,
+    resolved: methodPackage,
+    ...(missing ? { error: missing } : {}),
+  });
   for (const { role, kind, spec } of roles) {
     if (spec === undefined) continue;
     const s = normalise(spec);

@@ -14,7 +14,7 @@ import type {
   runSkillR1Generation as RunGeneration,
   SkillR1GenerationResult,
   SkillR1State,
-} from '@skillrl/skill-generator';
+} from '@skillrl/skill-generator/generation';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
@@ -74,7 +74,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   const basics = await setupBasics(config, configPath);
   const adapter = basics.adapter.value;
   // The method step lives in @skillrl/skill-generator (loaded on use, like every built-in part).
-  const method = await importBuiltin('@skillrl/skill-generator', "Skill-R1's generation step", configPath);
+  const method = await importBuiltin(
+    '@skillrl/skill-generator/generation',
+    "Skill-R1's generation step",
+    configPath,
+  );
   const step = method.runSkillR1Generation as typeof RunGeneration;
   const createState = method.createSkillR1State as typeof CreateState;
   let generator: ResolvedComponent<SkillGenerator> | undefined;

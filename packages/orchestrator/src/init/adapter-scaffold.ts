@@ -1,5 +1,6 @@
 import { packageFiles } from './package-files.js';
 import { RANDOM_AGENT_SOURCE } from './random-agent-source.js';
+import { SCAFFOLD_VERSIONS } from './scaffold-versions.js';
 import { shortName } from './write-scaffold.js';
 
 /**
@@ -10,7 +11,10 @@ import { shortName } from './write-scaffold.js';
 export function adapterScaffold(name: string): Record<string, string> {
   const id = shortName(name);
   return {
-    ...packageFiles(name, `A skillrl task adapter: ${id}.`, ['task-adapter']),
+    // The conformance suite plays episodes through @skillrl/rollout's runner, as real runs do.
+    ...packageFiles(name, `A skillrl task adapter: ${id}.`, ['task-adapter'], {
+      '@skillrl/rollout': SCAFFOLD_VERSIONS.rollout,
+    }),
     'src/index.ts': `/** ${name} — a skillrl task adapter. The default export is the adapter; the factory takes options. */
 import { createAdapter } from './create-adapter.js';
 
@@ -97,7 +101,8 @@ export function createAdapter(options: AdapterOptions = {}): TaskAdapter {
     verifier: () => ({
       name: \`\${NAME}-correct\`,
       verify(_task, trajectory) {
-        const correct = trajectory.steps.at(-1)?.info?.correct === true;
+        // The episode runner keeps the environment's StepResult.info at step.info.env.
+        const correct = trajectory.steps.at(-1)?.info?.env?.correct === true;
         return { score: correct ? 1 : 0, passed: correct, reason: correct ? 'repeated the word' : 'did not' };
       },
     }),

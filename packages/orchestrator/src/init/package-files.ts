@@ -6,7 +6,13 @@ import { json } from './write-scaffold.js';
  * skillrl's own packages use; the orchestrator loads the ESM one), tests with vitest, and `@skillrl/core`
  * as its one runtime dependency.
  */
-export function packageFiles(name: string, description: string, keywords: string[]): Record<string, string> {
+export function packageFiles(
+  name: string,
+  description: string,
+  keywords: string[],
+  /** Dev dependencies its tests need besides the testkit (the adapter suite runs episodes with rollout). */
+  extraDev: Record<string, string> = {},
+): Record<string, string> {
   const entry = (n: string) => ({
     import: { types: `./dist/${n}.d.ts`, default: `./dist/${n}.js` },
     require: { types: `./dist/${n}.d.cts`, default: `./dist/${n}.cjs` },
@@ -33,7 +39,7 @@ export function packageFiles(name: string, description: string, keywords: string
         prepublishOnly: 'npm run build && npm test',
       },
       dependencies: { '@skillrl/core': SCAFFOLD_VERSIONS.core },
-      devDependencies: { '@skillrl/testkit': SCAFFOLD_VERSIONS.testkit, ...SCAFFOLD_DEV_TOOLS },
+      devDependencies: { '@skillrl/testkit': SCAFFOLD_VERSIONS.testkit, ...extraDev, ...SCAFFOLD_DEV_TOOLS },
     }),
     'tsconfig.json': json({
       compilerOptions: {

@@ -37,7 +37,8 @@ export const RUN_TEMPLATES: readonly RunTemplate[] = [
   {
     name: 'gaia-openai',
     describe: 'GAIA questions over an OpenAI-compatible endpoint (six sample questions written beside it)',
-    needs: ['@skillrl/task-qa'],
+    // Every evolve run goes through Skill-R1's generation step (its tfjs-free subpath).
+    needs: ['@skillrl/task-qa', '@skillrl/skill-generator'],
     data: GAIA_DATA,
   },
   {

@@ -4,7 +4,7 @@
  * and the dev tools skillrl itself is tested with, exact.
  */
 declare const __SKILLRL_SCAFFOLD_VERSIONS__:
-  | { core: string; testkit: string; orchestrator: string }
+  | { core: string; testkit: string; rollout: string; orchestrator: string }
   | undefined;
 
 const built =
@@ -13,6 +13,7 @@ const built =
 export const SCAFFOLD_VERSIONS = {
   core: `^${built?.core ?? '0.1.0'}`,
   testkit: `^${built?.testkit ?? '0.1.0'}`,
+  rollout: `^${built?.rollout ?? '0.1.0'}`,
   orchestrator: `^${built?.orchestrator ?? '0.1.0'}`,
 };
 

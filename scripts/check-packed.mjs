@@ -1,0 +1,400 @@
+// The packages as a user gets them: packs every publishable package with `pnpm pack`, installs the tarballs
+// with npm into fresh folders outside the repository, and proves that they work there:
+//   - every tarball holds what its package.json `files` lists (LICENSE, CHANGELOG.md, ...), no `workspace:`
+//     range, and a README without links into the repository;
+//   - @skillrl/orchestrator with only its own @skillrl dependencies installs no @tensorflow package, and an
+//     LLM-only Skill-R1 run (household, the LLM agent and editor, against the testkit's fake server) works
+//     with no tfjs installed;
+//   - every package loads with require() and with import(), and tfjs prints no banner;
+//   - examples/custom-adapter, packed and installed, loads by its default export and scores above zero under
+//     `skillrl eval`; an ESM-only estimator package is found by a run config; a tfjs run works;
+//   - `skillrl init adapter` and `skillrl init estimator` scaffolds install from the tarballs, pass their
+//     tests, build, and run one short `skillrl run`.
+// Prints a table and exits 1 naming what failed. Needs built packages (`pnpm build`) and the npm registry
+// (third-party dependencies). Usage: node scripts/check-packed.mjs [--keep]
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const root = join(import.meta.dirname, '..');
+const keep = process.argv.includes('--keep');
+const work = mkdtempSync(join(tmpdir(), 'skillrl-packed-'));
+const tarballs = join(work, 'tarballs');
+mkdirSync(tarballs);
+const started = Date.now();
+const rows = [];
+let failed = 0;
+
+// npm must not see the settings pnpm passes to scripts it runs (npm_config_*), nor the repository's.
+const env = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !/^(npm_|pnpm_|PNPM_)/i.test(k) && k !== 'NODE_OPTIONS'),
+);
+env.CI = 'true';
+
+function run(cmd, args, { cwd, timeout = 300_000, extraEnv = {} } = {}) {
+  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout, maxBuffer: 64 << 20 });
+  if (r.status !== 0) {
+    const tail = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
+    throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status ?? r.signal}:\n${tail}`);
+  }
+  return r;
+}
+
+/** Runs a check; a failure is recorded (and printed) and later checks go on. */
+async function check(name, fn) {
+  const t0 = Date.now();
+  try {
+    const detail = (await fn()) ?? '';
+    rows.push({ name, ok: true, seconds: (Date.now() - t0) / 1000, detail });
+    console.log(`  ok    ${name}${detail ? ` — ${detail}` : ''}`);
+    return true;
+  } catch (error) {
+    failed++;
+    const message = error instanceof Error ? error.message : String(error);
+    rows.push({ name, ok: false, seconds: (Date.now() - t0) / 1000, detail: message.split('\n')[0] });
+    console.log(`  FAIL  ${name}\n${message.replace(/^/gm, '        ')}`);
+    return false;
+  }
+}
+
+/** `message` may be a function, for messages that can only be computed when the check fails. */
+const assert = (cond, message) => {
+  if (!cond) throw new Error(typeof message === 'function' ? message() : message);
+};
+
+function packageDirs() {
+  const out = [];
+  for (const name of readdirSync(join(root, 'packages')).sort()) {
+    const file = join(root, 'packages', name, 'package.json');
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8'));
+    if (!pkg.private) out.push({ dir: join(root, 'packages', name), pkg });
+  }
+  return out;
+}
+
+const published = packageDirs();
+const tarballOf = new Map();
+
+function npmInstall(dir, specs) {
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(join(dir, 'package.json'))) {
+    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'packed-check', private: true, type: 'module' })}\n`);
+  }
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir });
+}
+
+const hasTensorflow = (dir) => existsSync(join(dir, 'node_modules', '@tensorflow'));
+
+function sizeOf(dir) {
+  const r = spawnSync('du', ['-sk', join(dir, 'node_modules')], { encoding: 'utf8' });
+  return `${Math.round(Number(r.stdout.split('\t')[0]) / 1024)} MB`;
+}
+
+/** The @skillrl packages a packed package depends on (dependencies only), transitively. */
+function skillrlClosure(names) {
+  const seen = new Set();
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const entry = published.find((p) => p.pkg.name === name);
+    for (const dep of Object.keys(entry?.pkg.dependencies ?? {})) if (dep.startsWith('@skillrl/')) visit(dep);
+  };
+  for (const n of names) visit(n);
+  return [...seen];
+}
+
+const TFJS_NOISE = /Platform node has already been set|looks like you are running TensorFlow\.js in Node|already registered|Overwriting the platform/;
+
+/** The testkit's fake OpenAI server, loaded from an installed copy. */
+async function fakeServer(installDir, respond) {
+  const testkit = createRequire(join(installDir, 'package.json')).resolve('@skillrl/testkit');
+  const { startFakeOpenAI } = await import(pathToFileURL(testkit).href);
+  return startFakeOpenAI({ respond });
+}
+
+function messagesText(request) {
+  return (request.messages ?? [])
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content ?? '')))
+    .join('\n');
+}
+
+/** A sorting expert: swaps the first pair out of order in the latest row the conversation shows. */
+function sortingReply(request) {
+  const rows = [...messagesText(request).matchAll(/The row is: ([\d ]+)/g)];
+  const row = (rows.at(-1)?.[1] ?? '2 1').trim().split(/\s+/).map(Number);
+  const i = row.findIndex((v, k) => k + 1 < row.length && v > row[k + 1]);
+  return `Action: swap ${Math.max(0, i) + 1} ${Math.max(0, i) + 2}`;
+}
+
+/** Household: the agent looks around; the LLM editor writes a SKILL.md. */
+function householdReply(request) {
+  if (/skill editor/i.test(messagesText(request).slice(0, 400))) {
+    return '```markdown\n---\nname: household-look\ndescription: Look around first. Use for every household task.\n---\n\n1. Look around.\n2. Go to the object.\n```';
+  }
+  return 'Action: look';
+}
+
+/** Runs an installed `skillrl` bin without blocking this process (the fake server lives here). */
+function skillrl(installDir, args, cwd) {
+  const bin = join(installDir, 'node_modules', '.bin', 'skillrl');
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(bin, args, { cwd, env });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code !== 0) reject(new Error(`skillrl ${args.join(' ')} exited ${code}:\n${err.trim().split('\n').slice(-15).join('\n')}`));
+      else resolvePromise({ out, err });
+    });
+  });
+}
+
+function writeYaml(file, lines) {
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+console.log(`check-packed: ${published.length} packages, work folder ${work}`);
+
+// 1. Pack: every publishable package, the example adapter, and an ESM-only estimator package.
+const packed = await check('pnpm pack every publishable package (and examples/custom-adapter)', () => {
+  for (const { dir, pkg } of [...published, { dir: join(root, 'examples/custom-adapter'), pkg: JSON.parse(readFileSync(join(root, 'examples/custom-adapter/package.json'), 'utf8')) }]) {
+    assert(existsSync(join(dir, pkg.main ?? 'index.js')) || !pkg.main, `${pkg.name}: ${pkg.main} is missing; run pnpm build first`);
+    const before = new Set(readdirSync(tarballs));
+    run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: dir });
+    const added = readdirSync(tarballs).filter((f) => !before.has(f));
+    assert(added.length === 1, `${pkg.name}: pnpm pack wrote ${added.length} files`);
+    tarballOf.set(pkg.name, join(tarballs, added[0]));
+  }
+  const estimator = join(work, 'esm-only-estimator');
+  mkdirSync(estimator);
+  writeFileSync(
+    join(estimator, 'package.json'),
+    JSON.stringify({ name: 'esm-only-estimator', version: '1.0.0', type: 'module', exports: { '.': { import: './index.js' } } }),
+  );
+  writeFileSync(
+    join(estimator, 'index.js'),
+    "export const estimators = {\n  'zero-adv': () => ({ name: 'zero-adv', estimate: (batch) => ({ advantages: new Float64Array(batch.scores.length), metrics: {} }) }),\n};\n",
+  );
+  run('npm', ['pack', '--pack-destination', tarballs, '--loglevel=error'], { cwd: estimator });
+  tarballOf.set('esm-only-estimator', join(tarballs, 'esm-only-estimator-1.0.0.tgz'));
+  return `${tarballOf.size} tarballs`;
+});
+if (!packed) finish();
+
+await check('each tarball: the files package.json lists, LICENSE, no workspace: range, no repository links', () => {
+  for (const { pkg } of published) {
+    const tgz = tarballOf.get(pkg.name);
+    const listing = run('tar', ['-tzf', tgz]).stdout.split('\n').map((l) => l.replace(/^package\//, ''));
+    for (const entry of pkg.files ?? []) {
+      assert(listing.some((f) => f === entry || f.startsWith(`${entry}/`)), `${pkg.name}: "${entry}" is in files but not in the tarball`);
+    }
+    assert(listing.includes('LICENSE'), `${pkg.name}: no LICENSE`);
+    const manifest = run('tar', ['-xzOf', tgz, 'package/package.json']).stdout;
+    assert(!manifest.includes('workspace:'), `${pkg.name}: a workspace: range survived packing`);
+    const m = JSON.parse(manifest);
+    assert(m.repository?.directory, `${pkg.name}: no repository.directory`);
+    const readme = run('tar', ['-xzOf', tgz, 'package/README.md']).stdout;
+    const bad = readme.match(/\]\((?:\.\.\/|\/work\/)[^)]*\)/);
+    assert(!bad, `${pkg.name}: README links into the repository: ${bad?.[0]}`);
+  }
+  return `${published.length} packages`;
+});
+
+// 2. Lean: the orchestrator with only its own @skillrl dependencies.
+const lean = join(work, 'lean');
+const leanNames = skillrlClosure(['@skillrl/orchestrator']);
+const leanOk = await check(`lean install: ${leanNames.join(' ')} has no @tensorflow`, () => {
+  npmInstall(lean, leanNames.map((n) => tarballOf.get(n)));
+  assert(!hasTensorflow(lean), () => `node_modules/@tensorflow exists: ${readdirSync(join(lean, 'node_modules/@tensorflow')).join(', ')}`);
+  run('node', ['-e', "require('@skillrl/orchestrator')"], { cwd: lean });
+  run('node', ['--input-type=module', '-e', "await import('@skillrl/orchestrator')"], { cwd: lean });
+  return `node_modules ${sizeOf(lean)}`;
+});
+
+if (leanOk) {
+  await check('LLM-only Skill-R1 run (+ task-household, skill-generator, testkit): still no @tensorflow', async () => {
+    npmInstall(lean, ['@skillrl/task-household', '@skillrl/skill-generator', '@skillrl/testkit'].map((n) => tarballOf.get(n)));
+    assert(!hasTensorflow(lean), 'node_modules/@tensorflow appeared with skill-generator');
+    const server = await fakeServer(lean, householdReply);
+    try {
+      const agent = `{ name: openai, options: { model: fake, baseURL: "${server.baseURL}", temperature: 0 } }`;
+      const config = writeYaml(join(lean, 'llm.yaml'), [
+        'method: evolve',
+        'seed: 1',
+        'name: llm-only',
+        'adapter: household',
+        'tasks: { split: train, limit: 1 }',
+        `agent: ${agent}`,
+        'maxSteps: 3',
+        'evolve:',
+        '  mode: inference',
+        '  generations: 1',
+        '  candidates: 2',
+        '  episodes: 1',
+        `  generator: { name: llm-editor, options: { model: { model: fake, baseURL: "${server.baseURL}" } } }`,
+      ]);
+      const { out, err } = await skillrl(lean, ['run', config, '--json'], lean);
+      const result = JSON.parse(out.trim().split('\n').at(-1));
+      assert(result.ok && result.status === 'completed', `run did not complete: ${out}`);
+      assert(!TFJS_NOISE.test(err), `tfjs noise on stderr: ${err}`);
+      return `${result.ran} rollouts, ${server.stats().completed} requests`;
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+// 3. Everything: every tarball, the batteries-included skillrl, the example adapter, the ESM-only estimator.
+const full = join(work, 'full');
+const fullOk = await check('full install: every tarball with npm', () => {
+  npmInstall(full, [...tarballOf.values()]);
+  return `node_modules ${sizeOf(full)}`;
+});
+
+if (fullOk) {
+  const names = [...published.map((p) => p.pkg.name), '@skillrl/example-custom-adapter'];
+  for (const mode of ['require', 'import']) {
+    await check(`${mode}() of every package (${names.length}), no tfjs banner`, () => {
+      const body = names
+        .map((n) =>
+          mode === 'require'
+            ? `try { require(${JSON.stringify(n)}); } catch (e) { bad.push(${JSON.stringify(n)} + ': ' + e.message.split('\\n')[0]); }`
+            : `try { await import(${JSON.stringify(n)}); } catch (e) { bad.push(${JSON.stringify(n)} + ': ' + e.message.split('\\n')[0]); }`,
+        )
+        .join('\n');
+      const script = `const bad = [];\n${body}\nif (bad.length) { console.error(bad.join('\\n')); process.exit(1); }\n`;
+      const file = join(full, `load-all.${mode === 'require' ? 'cjs' : 'mjs'}`);
+      writeFileSync(file, script);
+      const r = run('node', [file], { cwd: full });
+      assert(!TFJS_NOISE.test(r.stderr + r.stdout), `tfjs printed: ${(r.stderr + r.stdout).trim().slice(0, 300)}`);
+    });
+  }
+
+  await check('@skillrl/testkit loads without vitest installed', () => {
+    assert(!existsSync(join(full, 'node_modules', 'vitest')), 'vitest is installed; the check needs it absent');
+    run('node', ['-e', "const t = require('@skillrl/testkit'); if (typeof t.startFakeOpenAI !== 'function') process.exit(1)"], { cwd: full });
+  });
+
+  const server = await fakeServer(full, sortingReply);
+  try {
+    const sorting = [
+      'method: internalize',
+      'seed: 1',
+      'name: sorting',
+      'adapter: { package: "@skillrl/example-custom-adapter" } # its default export',
+      'tasks: { split: test, limit: 6 }',
+      `agent: { name: openai, options: { model: fake, baseURL: "${server.baseURL}", temperature: 0 } }`,
+      'concurrency: 4',
+    ];
+    const training = [
+      'internalize:',
+      '  steps: 1',
+      '  tasksPerStep: 2',
+      '  groupSize: 2',
+      '  validateEvery: 1',
+      '  validation: { split: test, limit: 2 }',
+      '  trainer: external',
+    ];
+    await check('examples/custom-adapter (packed) loads by its default export and scores > 0 under skillrl eval', async () => {
+      const config = writeYaml(join(full, 'sorting.yaml'), [...sorting, ...training]);
+      const { out } = await skillrl(full, ['eval', config, '--json'], full);
+      const result = JSON.parse(out.trim().split('\n').at(-1));
+      assert(result.overall.withoutSkill > 0, `success without skills is ${result.overall.withoutSkill}`);
+      return `success ${(100 * result.overall.withoutSkill).toFixed(0)}% without skills, ${(100 * result.overall.withSkill).toFixed(0)}% with`;
+    });
+
+    await check('an ESM-only estimator package is found by a run config and used', async () => {
+      const config = writeYaml(join(full, 'estimator.yaml'), [
+        ...sorting.map((l) => l.replace('name: sorting', 'name: esm-estimator')),
+        'estimator: { package: esm-only-estimator }',
+        ...training,
+      ]);
+      await skillrl(full, ['check', config], full);
+      const { out } = await skillrl(full, ['run', config, '--json'], full);
+      const result = JSON.parse(out.trim().split('\n').at(-1));
+      const manifest = JSON.parse(readFileSync(join(result.dir, 'run.json'), 'utf8'));
+      assert(manifest.components.estimator === 'package:esm-only-estimator#zero-adv', `estimator: ${manifest.components.estimator}`);
+      return manifest.components.estimator;
+    });
+  } finally {
+    await server.close();
+  }
+
+  await check('a tfjs run (skill-reading agent, tfjs trainer) as installed, no tfjs banner', async () => {
+    const config = writeYaml(join(full, 'tfjs.yaml'), [
+      'method: internalize',
+      'seed: 1',
+      'name: tfjs',
+      'adapter: household',
+      'tasks: { split: train, limit: 2 }',
+      'agent: skill-reading',
+      'maxSteps: 10',
+      'internalize:',
+      '  steps: 1',
+      '  tasksPerStep: 1',
+      '  groupSize: 2',
+      '  validateEvery: 1',
+      '  validation: { split: valid_seen, limit: 2 }',
+      '  trainer: { name: tfjs, options: { lr: 0.01 } }',
+    ]);
+    const { out, err } = await skillrl(full, ['run', config, '--json'], full);
+    assert(!TFJS_NOISE.test(err + out), `tfjs printed: ${err.slice(0, 300)}`);
+    const { out: evalOut } = await skillrl(full, ['eval', join(full, 'runs', 'tfjs'), '--split', 'valid_unseen', '--limit', '2', '--json'], full);
+    const evaluated = JSON.parse(evalOut.trim().split('\n').at(-1));
+    assert(evaluated.restored === 'checkpoint', `eval restored by ${evaluated.restored}`);
+    return `run and eval <run-dir> (${evaluated.overall.episodes} episodes)`;
+  });
+
+  // 4. Scaffolds, from the installed CLI, installed from the tarballs (dev tools from the registry).
+  for (const kind of ['adapter', 'estimator']) {
+    await check(`skillrl init ${kind}: npm install (tarballs), npm test, npm run build, skillrl run run.yaml`, async () => {
+      const dir = join(work, `my-${kind}`);
+      await skillrl(full, ['init', kind, dir], work);
+      // The scaffold names caret ranges; the tarballs stand in for the registry's @skillrl packages.
+      const ours = ['@skillrl/core', '@skillrl/testkit', ...(kind === 'adapter' ? ['@skillrl/rollout'] : [])];
+      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', ...ours.map((n) => tarballOf.get(n))], { cwd: dir });
+      const test = run('npm', ['test'], { cwd: dir, timeout: 300_000 });
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest's colours
+      const plain = test.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+      const passed = /Tests\s+(\d+) passed/.exec(plain)?.[1];
+      run('npm', ['run', 'build'], { cwd: dir });
+      const { out } = await skillrl(full, ['run', 'run.yaml', '--json'], dir);
+      const result = JSON.parse(out.trim().split('\n').at(-1));
+      assert(result.status === 'completed', `run: ${out}`);
+      return `${passed ?? '?'} tests passed, run ${result.ran} rollouts`;
+    });
+  }
+}
+
+finish();
+
+function finish() {
+  const total = ((Date.now() - started) / 1000).toFixed(0);
+  const width = Math.max(...rows.map((r) => r.name.length), 5);
+  console.log(`\n${'check'.padEnd(width)}  result  seconds`);
+  console.log(`${'-'.repeat(width)}  ------  -------`);
+  for (const r of rows) console.log(`${r.name.padEnd(width)}  ${r.ok ? 'ok    ' : 'FAILED'}  ${r.seconds.toFixed(1).padStart(7)}`);
+  console.log(`check-packed: ${rows.length - failed} passed, ${failed} failed in ${total} s`);
+  // For the CI summary line (scripts/test-summary.mjs counts these as tests).
+  mkdirSync(join(root, '.packed-check'), { recursive: true });
+  writeFileSync(join(root, '.packed-check', 'results.json'), `${JSON.stringify({ passed: rows.length - failed, failed, seconds: Number(total), rows }, null, 2)}\n`);
+  if (!keep) rmSync(work, { recursive: true, force: true });
+  else console.log(`kept ${work}`);
+  if (failed > 0) {
+    console.error(`check-packed: ${failed} check(s) failed: ${rows.filter((r) => !r.ok).map((r) => r.name).join('; ')}`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
