@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { InvalidArgumentError, SkillrlError } from '@skillrl/core';
 import * as tf from '@tensorflow/tfjs';
+import { quietTfjs } from './quiet-tfjs.js';
 import { registerWasmKernels } from './register-wasm-kernels.js';
 
 /** The backends tensor-ops can run on, fastest first. */
@@ -147,7 +148,12 @@ function resolveOrder(options: InitBackendOptions): {
 
 let last: { key: string; result: Promise<BackendInfo> } | undefined;
 
-async function choose(order: BackendChoice[], source: BackendInfo['source']): Promise<BackendInfo> {
+function choose(order: BackendChoice[], source: BackendInfo['source']): Promise<BackendInfo> {
+  // tfjs's own start-up banners say less than `tried` does; they are dropped while a backend starts.
+  return quietTfjs(() => chooseLoudly(order, source));
+}
+
+async function chooseLoudly(order: BackendChoice[], source: BackendInfo['source']): Promise<BackendInfo> {
   const tried: BackendAttempt[] = [];
   for (const name of order) {
     const candidate = CANDIDATES[name];
@@ -164,6 +170,8 @@ async function choose(order: BackendChoice[], source: BackendInfo['source']): Pr
         continue;
       }
       await tf.ready();
+      // The cpu backend prints its banner on its first tensor: make that tensor here, inside the quiet part.
+      tf.tidy(() => tf.zeros([1]).dataSync());
       tried.push({ name, ok: true, reason: `initialised as tfjs backend "${candidate.tfName}"` });
       return { backend: name, tfBackend: candidate.tfName, tried, source };
     } catch (error) {
