@@ -60,8 +60,13 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   inverses: { take: 'put', put: 'take', open: 'close', close: 'open' },
 };
 
-/** Features of a candidate the scorer weighs beside its embedding (see `encodeDecision`). */
-export const FEATURE_COUNT = 4;
+/**
+ * Features of a candidate the scorer weighs beside its embedding (see `encodeDecision`): the share of its
+ * words in the goal, in the observation, how often it was taken, whether it was the last action, the share
+ * of its words the goal names and no earlier action touched yet ("what is left to do": an LLM reads that
+ * off its history), and the share in earlier actions.
+ */
+export const FEATURE_COUNT = 6;
 /** Context blocks the hidden layer reads: goal, observation, recent actions, memory. */
 export const CONTEXT_BLOCKS = 4;
 /** Index of the "taken before" feature. */

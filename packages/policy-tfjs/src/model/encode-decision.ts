@@ -133,6 +133,9 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       const taken = new Map<string, number>();
       for (const s of history) taken.set(s.action, (taken.get(s.action) ?? 0) + 1);
       const last = history.at(-1)?.action;
+      // Content words of every earlier action: what the goal still asks for is what no action touched yet.
+      const acted = new Set<string>();
+      for (const s of history) for (const w of contentOf(s.action)) acted.add(w);
       // Verb|arguments of every earlier action, and which earlier actions undid one before them.
       const signatures = new Set<string>();
       const undid: boolean[] = [];
@@ -149,15 +152,26 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         const n = Math.max(1, content.size);
         let inGoal = 0;
         let inObs = 0;
+        let pending = 0;
+        let inMemory = 0;
         for (const w of content) {
-          if (goalContent.has(w)) inGoal += 1;
+          if (goalContent.has(w)) {
+            inGoal += 1;
+            if (!acted.has(w)) pending += 1;
+          }
           if (obsContent.has(w)) inObs += 1;
+          if (acted.has(w)) inMemory += 1;
         }
         // Scaled so that one optimiser step on a feature weight moves a logit by FEATURE_SCALE·lr.
         feats.push(
-          [inGoal / n, inObs / n, Math.min(3, taken.get(c) ?? 0) / 3, c === last ? 1 : 0].map(
-            (x) => x * FEATURE_SCALE,
-          ),
+          [
+            inGoal / n,
+            inObs / n,
+            Math.min(3, taken.get(c) ?? 0) / 3,
+            c === last ? 1 : 0,
+            pending / n,
+            inMemory / n,
+          ].map((x) => x * FEATURE_SCALE),
         );
       }
 

@@ -59,7 +59,7 @@ describe('scoreDecision', () => {
       params.query[i] = Math.sin(i) * 0.5;
     });
     params.actionBias.fill(0.3);
-    params.featureWeights.set([0.5, -0.25, -1, 0.75]);
+    params.featureWeights.set([0.5, -0.25, -1, 0.75, 0.4, -0.3]);
     const policy = createTfPolicy(params, config, V);
     fc.assert(
       fc.property(fc.array(record, { minLength: 1, maxLength: 4 }), (records) => {
