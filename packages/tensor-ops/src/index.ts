@@ -49,3 +49,15 @@ export {
   type PolicyStepMetrics,
   policyGradientStep,
 } from './train/policy-gradient-step.js';
+
+// The same loss taken with respect to per-token log-probs, for a model with hand-written gradients, and the
+// clip-and-apply end of a step.
+export {
+  type FlatMatrixLike,
+  type LossGradientBatch,
+  type LossGradientMetrics,
+  type PolicyLossGradients,
+  policyLossGradients,
+} from './train/policy-loss-gradients.js';
+export { type AppliedGradients, applyClippedGradients } from './train/apply-clipped-gradients.js';
+export type { StepLossOptions } from './train/step-objective.js';
