@@ -142,8 +142,10 @@ describe('examples/household-skill-r1', () => {
 
   it('vanilla GRPO: one generation, advantages within each task only (lambda = 0)', async () => {
     const { dir, metrics, rollouts } = await run('vanilla-grpo.yaml', 'vanilla');
-    // s0 is not measured: 1 generation × 2 tasks × K = 3 × M = 2.
-    expect(rollouts).toHaveLength(12);
+    // It starts from s0 like every variant with an editor: s0 × 2 tasks × M = 2, then 1 generation × 2
+    // tasks × K = 3 × M = 2.
+    expect(rollouts).toHaveLength(16);
+    expect(rollouts.filter((t) => t.generation === 0 && t.skill !== undefined)).toHaveLength(4);
     expect(metrics.generation_1_mean).toBeGreaterThanOrEqual(0);
     const [record] = readJsonl<{ rows: { taskId: string; advantage: number }[] }>(
       join(dir, 'advantages.jsonl'),

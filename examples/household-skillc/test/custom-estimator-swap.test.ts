@@ -19,10 +19,11 @@ describe('examples/custom-estimator/run.yaml: a custom estimator package swapped
     const manifest = readJson<{ components: Record<string, string> }>(join(dir, 'run.json'));
     expect(manifest.components.estimator).toBe('package:@skillrl/example-custom-estimator#centered-rank');
 
-    // Planned: 3 steps × 3 tasks × 8, and one paired validation of 6 tasks × 2 conditions.
+    // Planned: 3 steps × 3 tasks × 8, and two paired validations (step 0, before any update, and the last)
+    // of 6 tasks × 2 conditions.
     const rollouts = readJsonl<Trajectory>(join(dir, 'rollouts.jsonl'));
-    expect(rollouts).toHaveLength(84);
-    expect(metrics.rollouts).toBe(84);
+    expect(rollouts).toHaveLength(96);
+    expect(metrics.rollouts).toBe(96);
     const byId = new Map(rollouts.map((t) => [t.id, t]));
 
     // Centred ranks of binary rewards, by hand: in a group of n = 8 with k successes the failures share

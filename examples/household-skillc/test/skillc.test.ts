@@ -49,17 +49,17 @@ describe('examples/household-skillc', () => {
     const { dir, metrics } = run.result;
     expect(missingRunFiles(dir)).toEqual([]);
 
-    // Planned: 3 steps × 2 tasks × 4 rollouts = 24 training rollouts, then one paired validation
-    // (after step 3) of 6 tasks × 1 episode × 2 conditions = 12.
+    // Planned: 3 steps × 2 tasks × 4 rollouts = 24 training rollouts, and two paired validations (step 0,
+    // before any update, and after step 3) of 6 tasks × 1 episode × 2 conditions = 24.
     const rollouts = readJsonl<Trajectory>(join(dir, 'rollouts.jsonl'));
-    expect(rollouts).toHaveLength(36);
-    expect(metrics.rollouts).toBe(36);
+    expect(rollouts).toHaveLength(48);
+    expect(metrics.rollouts).toBe(48);
     expect(metrics.steps).toBe(3);
     const training = rollouts.filter((t) => t.id.startsWith('s'));
     const validation = rollouts.filter((t) => t.id.startsWith('v'));
     expect(training).toHaveLength(24);
-    expect(validation.filter((t) => t.condition === 1)).toHaveLength(6);
-    expect(validation.filter((t) => t.condition === 0)).toHaveLength(6);
+    expect(validation.filter((t) => t.condition === 1)).toHaveLength(12);
+    expect(validation.filter((t) => t.condition === 0)).toHaveLength(12);
     // SKILLC pairs: at the start every family's skill is active, so training groups mix both conditions.
     expect(training.some((t) => t.condition === 1)).toBe(true);
     expect(training.some((t) => t.condition === 0)).toBe(true);
@@ -79,7 +79,7 @@ describe('examples/household-skillc', () => {
     const events = readJsonl<{ type: string; metrics?: Record<string, number> }>(join(dir, 'events.jsonl'));
     const steps = events.filter((e) => e.type === 'step');
     expect(steps).toHaveLength(3);
-    expect(events.filter((e) => e.type === 'validation')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'validation').map((e) => (e as { step?: number }).step)).toEqual([0, 3]);
     expect(events.at(-1)?.type).toBe('run:end');
 
     // The summary: success rates are fractions, the gap is their difference, the final validation matches.
@@ -91,7 +91,8 @@ describe('examples/household-skillc', () => {
       (metrics.final_success_with as number) - (metrics.final_success_without as number),
       12,
     );
-    const withSkill = validation.filter((t) => t.condition === 1);
+    // The final metrics are the last validation's (after step 3), not the step-0 one.
+    const withSkill = validation.filter((t) => t.condition === 1 && t.id.startsWith('v3/'));
     const successRate = (ts: Trajectory[]) => ts.filter((t) => t.verdict.passed).length / ts.length;
     // 6 validation tasks, one per family, so the per-family mean equals the plain mean.
     expect(metrics.final_success_with).toBeCloseTo(successRate(withSkill), 12);
@@ -105,7 +106,7 @@ describe('examples/household-skillc', () => {
     // report.html was written by `run` and reads the same run: SKILLC charts with data, nothing damaged.
     expect(run.result.report).toBe(join(dir, 'report.html'));
     const report = buildReport(dir).summary;
-    expect(report).toMatchObject({ status: 'completed', rollouts: 36, steps: 3, notes: [] });
+    expect(report).toMatchObject({ status: 'completed', rollouts: 48, steps: 3, notes: [] });
     expect(report.charts.length).toBeGreaterThan(0);
     expect(readFileSync(run.result.report, 'utf8')).toMatch(/^<!doctype html>/i);
   });
@@ -118,8 +119,8 @@ describe('examples/household-skillc', () => {
     const run = await skillrl(['run', path, '--run-dir', join(TEST_RUNS, 'grpo')]);
     expect(run.code, run.err.join('\n')).toBe(0);
     const rollouts = readJsonl<Trajectory>(join(run.result.dir, 'rollouts.jsonl'));
-    // 2 steps × 2 tasks × 4, plus one validation of 6 tasks × 2 conditions.
-    expect(rollouts).toHaveLength(28);
+    // 2 steps × 2 tasks × 4, plus two validations (step 0 and step 2) of 6 tasks × 2 conditions.
+    expect(rollouts).toHaveLength(40);
     expect(rollouts.filter((t) => t.id.startsWith('s') && t.condition === 1)).toEqual([]);
     expect(readJson<{ variant: string }>(join(run.result.dir, 'summary.json')).variant).toBe('grpo');
   });
