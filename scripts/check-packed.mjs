@@ -13,7 +13,15 @@
 // Prints a table and exits 1 naming what failed. Needs built packages (`pnpm build`) and the npm registry
 // (third-party dependencies). Usage: node scripts/check-packed.mjs [--keep]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +43,13 @@ const env = Object.fromEntries(
 env.CI = 'true';
 
 function run(cmd, args, { cwd, timeout = 300_000, extraEnv = {} } = {}) {
-  const r = spawnSync(cmd, args, { cwd, env: { ...env, ...extraEnv }, encoding: 'utf8', timeout, maxBuffer: 64 << 20 });
+  const r = spawnSync(cmd, args, {
+    cwd,
+    env: { ...env, ...extraEnv },
+    encoding: 'utf8',
+    timeout,
+    maxBuffer: 64 << 20,
+  });
   if (r.status !== 0) {
     const tail = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.trim().split('\n').slice(-15).join('\n');
     throw new Error(`${cmd} ${args.join(' ')} (in ${cwd}) exited ${r.status ?? r.signal}:\n${tail}`);
@@ -82,7 +96,10 @@ const tarballOf = new Map();
 function npmInstall(dir, specs) {
   mkdirSync(dir, { recursive: true });
   if (!existsSync(join(dir, 'package.json'))) {
-    writeFileSync(join(dir, 'package.json'), `${JSON.stringify({ name: 'packed-check', private: true, type: 'module' })}\n`);
+    writeFileSync(
+      join(dir, 'package.json'),
+      `${JSON.stringify({ name: 'packed-check', private: true, type: 'module' })}\n`,
+    );
   }
   run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir });
 }
@@ -107,7 +124,8 @@ function skillrlClosure(names) {
   return [...seen];
 }
 
-const TFJS_NOISE = /Platform node has already been set|looks like you are running TensorFlow\.js in Node|already registered|Overwriting the platform/;
+const TFJS_NOISE =
+  /Platform node has already been set|looks like you are running TensorFlow\.js in Node|already registered|Overwriting the platform/;
 
 /** The testkit's fake OpenAI server, loaded from an installed copy. */
 async function fakeServer(installDir, respond) {
@@ -139,10 +157,10 @@ function householdReply(request) {
 }
 
 /** Runs an installed `skillrl` bin without blocking this process (the fake server lives here). */
-function skillrl(installDir, args, cwd) {
+function skillrl(installDir, args, cwd, extraEnv = {}) {
   const bin = join(installDir, 'node_modules', '.bin', 'skillrl');
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(bin, args, { cwd, env });
+    const child = spawn(bin, args, { cwd, env: { ...env, ...extraEnv } });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => {
@@ -154,7 +172,12 @@ function skillrl(installDir, args, cwd) {
     const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
     child.on('close', (code) => {
       clearTimeout(timer);
-      if (code !== 0) reject(new Error(`skillrl ${args.join(' ')} exited ${code}:\n${err.trim().split('\n').slice(-15).join('\n')}`));
+      if (code !== 0)
+        reject(
+          new Error(
+            `skillrl ${args.join(' ')} exited ${code}:\n${err.trim().split('\n').slice(-15).join('\n')}`,
+          ),
+        );
       else resolvePromise({ out, err });
     });
   });
@@ -169,8 +192,17 @@ console.log(`check-packed: ${published.length} packages, work folder ${work}`);
 
 // 1. Pack: every publishable package, the example adapter, and an ESM-only estimator package.
 const packed = await check('pnpm pack every publishable package (and examples/custom-adapter)', () => {
-  for (const { dir, pkg } of [...published, { dir: join(root, 'examples/custom-adapter'), pkg: JSON.parse(readFileSync(join(root, 'examples/custom-adapter/package.json'), 'utf8')) }]) {
-    assert(existsSync(join(dir, pkg.main ?? 'index.js')) || !pkg.main, `${pkg.name}: ${pkg.main} is missing; run pnpm build first`);
+  for (const { dir, pkg } of [
+    ...published,
+    {
+      dir: join(root, 'examples/custom-adapter'),
+      pkg: JSON.parse(readFileSync(join(root, 'examples/custom-adapter/package.json'), 'utf8')),
+    },
+  ]) {
+    assert(
+      existsSync(join(dir, pkg.main ?? 'index.js')) || !pkg.main,
+      `${pkg.name}: ${pkg.main} is missing; run pnpm build first`,
+    );
     const before = new Set(readdirSync(tarballs));
     run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: dir });
     const added = readdirSync(tarballs).filter((f) => !before.has(f));
@@ -181,7 +213,12 @@ const packed = await check('pnpm pack every publishable package (and examples/cu
   mkdirSync(estimator);
   writeFileSync(
     join(estimator, 'package.json'),
-    JSON.stringify({ name: 'esm-only-estimator', version: '1.0.0', type: 'module', exports: { '.': { import: './index.js' } } }),
+    JSON.stringify({
+      name: 'esm-only-estimator',
+      version: '1.0.0',
+      type: 'module',
+      exports: { '.': { import: './index.js' } },
+    }),
   );
   writeFileSync(
     join(estimator, 'index.js'),
@@ -193,67 +230,90 @@ const packed = await check('pnpm pack every publishable package (and examples/cu
 });
 if (!packed) finish();
 
-await check('each tarball: the files package.json lists, LICENSE, no workspace: range, no repository links', () => {
-  for (const { pkg } of published) {
-    const tgz = tarballOf.get(pkg.name);
-    const listing = run('tar', ['-tzf', tgz]).stdout.split('\n').map((l) => l.replace(/^package\//, ''));
-    for (const entry of pkg.files ?? []) {
-      assert(listing.some((f) => f === entry || f.startsWith(`${entry}/`)), `${pkg.name}: "${entry}" is in files but not in the tarball`);
+await check(
+  'each tarball: the files package.json lists, LICENSE, no workspace: range, no repository links',
+  () => {
+    for (const { pkg } of published) {
+      const tgz = tarballOf.get(pkg.name);
+      const listing = run('tar', ['-tzf', tgz])
+        .stdout.split('\n')
+        .map((l) => l.replace(/^package\//, ''));
+      for (const entry of pkg.files ?? []) {
+        assert(
+          listing.some((f) => f === entry || f.startsWith(`${entry}/`)),
+          `${pkg.name}: "${entry}" is in files but not in the tarball`,
+        );
+      }
+      assert(listing.includes('LICENSE'), `${pkg.name}: no LICENSE`);
+      const manifest = run('tar', ['-xzOf', tgz, 'package/package.json']).stdout;
+      assert(!manifest.includes('workspace:'), `${pkg.name}: a workspace: range survived packing`);
+      const m = JSON.parse(manifest);
+      assert(m.repository?.directory, `${pkg.name}: no repository.directory`);
+      const readme = run('tar', ['-xzOf', tgz, 'package/README.md']).stdout;
+      const bad = readme.match(/\]\((?:\.\.\/|\/work\/)[^)]*\)/);
+      assert(!bad, `${pkg.name}: README links into the repository: ${bad?.[0]}`);
     }
-    assert(listing.includes('LICENSE'), `${pkg.name}: no LICENSE`);
-    const manifest = run('tar', ['-xzOf', tgz, 'package/package.json']).stdout;
-    assert(!manifest.includes('workspace:'), `${pkg.name}: a workspace: range survived packing`);
-    const m = JSON.parse(manifest);
-    assert(m.repository?.directory, `${pkg.name}: no repository.directory`);
-    const readme = run('tar', ['-xzOf', tgz, 'package/README.md']).stdout;
-    const bad = readme.match(/\]\((?:\.\.\/|\/work\/)[^)]*\)/);
-    assert(!bad, `${pkg.name}: README links into the repository: ${bad?.[0]}`);
-  }
-  return `${published.length} packages`;
-});
+    return `${published.length} packages`;
+  },
+);
 
 // 2. Lean: the orchestrator with only its own @skillrl dependencies.
 const lean = join(work, 'lean');
 const leanNames = skillrlClosure(['@skillrl/orchestrator']);
 const leanOk = await check(`lean install: ${leanNames.join(' ')} has no @tensorflow`, () => {
-  npmInstall(lean, leanNames.map((n) => tarballOf.get(n)));
-  assert(!hasTensorflow(lean), () => `node_modules/@tensorflow exists: ${readdirSync(join(lean, 'node_modules/@tensorflow')).join(', ')}`);
+  npmInstall(
+    lean,
+    leanNames.map((n) => tarballOf.get(n)),
+  );
+  assert(
+    !hasTensorflow(lean),
+    () =>
+      `node_modules/@tensorflow exists: ${readdirSync(join(lean, 'node_modules/@tensorflow')).join(', ')}`,
+  );
   run('node', ['-e', "require('@skillrl/orchestrator')"], { cwd: lean });
   run('node', ['--input-type=module', '-e', "await import('@skillrl/orchestrator')"], { cwd: lean });
   return `node_modules ${sizeOf(lean)}`;
 });
 
 if (leanOk) {
-  await check('LLM-only Skill-R1 run (+ task-household, skill-generator, testkit): still no @tensorflow', async () => {
-    npmInstall(lean, ['@skillrl/task-household', '@skillrl/skill-generator', '@skillrl/testkit'].map((n) => tarballOf.get(n)));
-    assert(!hasTensorflow(lean), 'node_modules/@tensorflow appeared with skill-generator');
-    const server = await fakeServer(lean, householdReply);
-    try {
-      const agent = `{ name: openai, options: { model: fake, baseURL: "${server.baseURL}", temperature: 0 } }`;
-      const config = writeYaml(join(lean, 'llm.yaml'), [
-        'method: evolve',
-        'seed: 1',
-        'name: llm-only',
-        'adapter: household',
-        'tasks: { split: train, limit: 1 }',
-        `agent: ${agent}`,
-        'maxSteps: 3',
-        'evolve:',
-        '  mode: inference',
-        '  generations: 1',
-        '  candidates: 2',
-        '  episodes: 1',
-        `  generator: { name: llm-editor, options: { model: { model: fake, baseURL: "${server.baseURL}" } } }`,
-      ]);
-      const { out, err } = await skillrl(lean, ['run', config, '--json'], lean);
-      const result = JSON.parse(out.trim().split('\n').at(-1));
-      assert(result.ok && result.status === 'completed', `run did not complete: ${out}`);
-      assert(!TFJS_NOISE.test(err), `tfjs noise on stderr: ${err}`);
-      return `${result.ran} rollouts, ${server.stats().completed} requests`;
-    } finally {
-      await server.close();
-    }
-  });
+  await check(
+    'LLM-only Skill-R1 run (+ task-household, skill-generator, testkit): still no @tensorflow',
+    async () => {
+      npmInstall(
+        lean,
+        ['@skillrl/task-household', '@skillrl/skill-generator', '@skillrl/testkit'].map((n) =>
+          tarballOf.get(n),
+        ),
+      );
+      assert(!hasTensorflow(lean), 'node_modules/@tensorflow appeared with skill-generator');
+      const server = await fakeServer(lean, householdReply);
+      try {
+        const agent = `{ name: openai, options: { model: fake, baseURL: "${server.baseURL}", temperature: 0 } }`;
+        const config = writeYaml(join(lean, 'llm.yaml'), [
+          'method: evolve',
+          'seed: 1',
+          'name: llm-only',
+          'adapter: household',
+          'tasks: { split: train, limit: 1 }',
+          `agent: ${agent}`,
+          'maxSteps: 3',
+          'evolve:',
+          '  mode: inference',
+          '  generations: 1',
+          '  candidates: 2',
+          '  episodes: 1',
+          `  generator: { name: llm-editor, options: { model: { model: fake, baseURL: "${server.baseURL}" } } }`,
+        ]);
+        const { out, err } = await skillrl(lean, ['run', config, '--json'], lean);
+        const result = JSON.parse(out.trim().split('\n').at(-1));
+        assert(result.ok && result.status === 'completed', `run did not complete: ${out}`);
+        assert(!TFJS_NOISE.test(err), `tfjs noise on stderr: ${err}`);
+        return `${result.ran} rollouts, ${server.stats().completed} requests`;
+      } finally {
+        await server.close();
+      }
+    },
+  );
 }
 
 // 3. Everything: every tarball, the batteries-included skillrl, the example adapter, the ESM-only estimator.
@@ -278,13 +338,26 @@ if (fullOk) {
       const file = join(full, `load-all.${mode === 'require' ? 'cjs' : 'mjs'}`);
       writeFileSync(file, script);
       const r = run('node', [file], { cwd: full });
-      assert(!TFJS_NOISE.test(r.stderr + r.stdout), `tfjs printed: ${(r.stderr + r.stdout).trim().slice(0, 300)}`);
+      assert(
+        !TFJS_NOISE.test(r.stderr + r.stdout),
+        `tfjs printed: ${(r.stderr + r.stdout).trim().slice(0, 300)}`,
+      );
     });
   }
 
   await check('@skillrl/testkit loads without vitest installed', () => {
-    assert(!existsSync(join(full, 'node_modules', 'vitest')), 'vitest is installed; the check needs it absent');
-    run('node', ['-e', "const t = require('@skillrl/testkit'); if (typeof t.startFakeOpenAI !== 'function') process.exit(1)"], { cwd: full });
+    assert(
+      !existsSync(join(full, 'node_modules', 'vitest')),
+      'vitest is installed; the check needs it absent',
+    );
+    run(
+      'node',
+      [
+        '-e',
+        "const t = require('@skillrl/testkit'); if (typeof t.startFakeOpenAI !== 'function') process.exit(1)",
+      ],
+      { cwd: full },
+    );
   });
 
   const server = await fakeServer(full, sortingReply);
@@ -307,13 +380,16 @@ if (fullOk) {
       '  validation: { split: test, limit: 2 }',
       '  trainer: external',
     ];
-    await check('examples/custom-adapter (packed) loads by its default export and scores > 0 under skillrl eval', async () => {
-      const config = writeYaml(join(full, 'sorting.yaml'), [...sorting, ...training]);
-      const { out } = await skillrl(full, ['eval', config, '--json'], full);
-      const result = JSON.parse(out.trim().split('\n').at(-1));
-      assert(result.overall.withoutSkill > 0, `success without skills is ${result.overall.withoutSkill}`);
-      return `success ${(100 * result.overall.withoutSkill).toFixed(0)}% without skills, ${(100 * result.overall.withSkill).toFixed(0)}% with`;
-    });
+    await check(
+      'examples/custom-adapter (packed) loads by its default export and scores > 0 under skillrl eval',
+      async () => {
+        const config = writeYaml(join(full, 'sorting.yaml'), [...sorting, ...training]);
+        const { out } = await skillrl(full, ['eval', config, '--json'], full);
+        const result = JSON.parse(out.trim().split('\n').at(-1));
+        assert(result.overall.withoutSkill > 0, `success without skills is ${result.overall.withoutSkill}`);
+        return `success ${(100 * result.overall.withoutSkill).toFixed(0)}% without skills, ${(100 * result.overall.withSkill).toFixed(0)}% with`;
+      },
+    );
 
     await check('an ESM-only estimator package is found by a run config and used', async () => {
       const config = writeYaml(join(full, 'estimator.yaml'), [
@@ -325,7 +401,10 @@ if (fullOk) {
       const { out } = await skillrl(full, ['run', config, '--json'], full);
       const result = JSON.parse(out.trim().split('\n').at(-1));
       const manifest = JSON.parse(readFileSync(join(result.dir, 'run.json'), 'utf8'));
-      assert(manifest.components.estimator === 'package:esm-only-estimator#zero-adv', `estimator: ${manifest.components.estimator}`);
+      assert(
+        manifest.components.estimator === 'package:esm-only-estimator#zero-adv',
+        `estimator: ${manifest.components.estimator}`,
+      );
       return manifest.components.estimator;
     });
   } finally {
@@ -351,30 +430,138 @@ if (fullOk) {
     ]);
     const { out, err } = await skillrl(full, ['run', config, '--json'], full);
     assert(!TFJS_NOISE.test(err + out), `tfjs printed: ${err.slice(0, 300)}`);
-    const { out: evalOut } = await skillrl(full, ['eval', join(full, 'runs', 'tfjs'), '--split', 'valid_unseen', '--limit', '2', '--json'], full);
+    // The cpu backend is the one that greets Node users with "install our node backend".
+    const cpu = await skillrl(
+      full,
+      ['run', config, '--json', '--run-dir', join(full, 'runs', 'tfjs-cpu')],
+      full,
+      { SKILLRL_TF_BACKEND: 'cpu' },
+    );
+    assert(!TFJS_NOISE.test(cpu.err + cpu.out), `tfjs printed on the cpu backend: ${cpu.err.slice(0, 300)}`);
+    const { out: evalOut } = await skillrl(
+      full,
+      ['eval', join(full, 'runs', 'tfjs'), '--split', 'valid_unseen', '--limit', '2', '--json'],
+      full,
+    );
     const evaluated = JSON.parse(evalOut.trim().split('\n').at(-1));
     assert(evaluated.restored === 'checkpoint', `eval restored by ${evaluated.restored}`);
-    return `run and eval <run-dir> (${evaluated.overall.episodes} episodes)`;
+    return `run (wasm, then cpu) and eval <run-dir> (${evaluated.overall.episodes} episodes)`;
   });
+
+  await check(
+    'README examples: imports covered by their install lines; TypeScript ones type-check, JavaScript ones run',
+    () => {
+      const dir = join(full, 'readme-examples');
+      mkdirSync(dir, { recursive: true });
+      // Shown, not run: report's example needs a run directory of the user's;
+      // skillrl's runs the 20-step config its shell lines write (the tfjs run above covers that path).
+      const notRun = new Set(['@skillrl/report', 'skillrl']);
+      const ts = [];
+      const js = [];
+      for (const { pkg } of [...published]) {
+        const readme = readFileSync(join(full, 'node_modules', pkg.name, 'README.md'), 'utf8');
+        const installs = new Set();
+        for (const block of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
+          for (const line of block[1].split('\n')) {
+            const m = /^(?:pnpm add|npm install|npm i)\s+(.*)$/.exec(line.replace(/#.*$/, '').trim());
+            if (m) for (const w of m[1].split(/\s+/)) if (!w.startsWith('-')) installs.add(w);
+          }
+        }
+        const example = /```(ts|js)\n([\s\S]*?)```/.exec(readme);
+        if (!example) continue;
+        // What an install brings: the packages named, and their dependencies.
+        const covered = new Set(installs);
+        for (const name of installs) {
+          const manifest = join(full, 'node_modules', name, 'package.json');
+          if (existsSync(manifest))
+            for (const d of Object.keys(JSON.parse(readFileSync(manifest, 'utf8')).dependencies ?? {}))
+              covered.add(d);
+        }
+        for (const m of example[2].matchAll(/from '((?:@skillrl|@tensorflow)\/[^/']+)[^']*'/g)) {
+          assert(
+            covered.has(m[1]),
+            `${pkg.name}: its README example imports ${m[1]}, which its install line (${[...installs].join(' ')}) does not bring`,
+          );
+        }
+        const base = pkg.name.replace('@skillrl/', '');
+        if (example[1] === 'ts') {
+          writeFileSync(join(dir, `${base}.mts`), example[2]);
+          ts.push(pkg.name);
+        } else if (!notRun.has(pkg.name)) {
+          writeFileSync(join(dir, `${base}.mjs`), example[2]);
+          js.push(base);
+        }
+      }
+      run(
+        'npm',
+        [
+          'install',
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          '--no-save',
+          'typescript@5.9.3',
+          '@types/node@20.19.9',
+        ],
+        { cwd: full },
+      );
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            module: 'nodenext',
+            moduleResolution: 'nodenext',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ['node'],
+          },
+          include: ['*.mts'],
+        }),
+      );
+      run(join(full, 'node_modules', '.bin', 'tsc'), ['-p', dir], { cwd: dir });
+      for (const base of js) run('node', [join(dir, `${base}.mjs`)], { cwd: dir, timeout: 120_000 });
+      return `${ts.length} type-checked, ${js.length} run`;
+    },
+  );
 
   // 4. Scaffolds, from the installed CLI, installed from the tarballs (dev tools from the registry).
   for (const kind of ['adapter', 'estimator']) {
-    await check(`skillrl init ${kind}: npm install (tarballs), npm test, npm run build, skillrl run run.yaml`, async () => {
-      const dir = join(work, `my-${kind}`);
-      await skillrl(full, ['init', kind, dir], work);
-      // The scaffold names caret ranges; the tarballs stand in for the registry's @skillrl packages.
-      const ours = ['@skillrl/core', '@skillrl/testkit', ...(kind === 'adapter' ? ['@skillrl/rollout'] : [])];
-      run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-save', ...ours.map((n) => tarballOf.get(n))], { cwd: dir });
-      const test = run('npm', ['test'], { cwd: dir, timeout: 300_000 });
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest's colours
-      const plain = test.stdout.replace(/\x1b\[[0-9;]*m/g, '');
-      const passed = /Tests\s+(\d+) passed/.exec(plain)?.[1];
-      run('npm', ['run', 'build'], { cwd: dir });
-      const { out } = await skillrl(full, ['run', 'run.yaml', '--json'], dir);
-      const result = JSON.parse(out.trim().split('\n').at(-1));
-      assert(result.status === 'completed', `run: ${out}`);
-      return `${passed ?? '?'} tests passed, run ${result.ran} rollouts`;
-    });
+    await check(
+      `skillrl init ${kind}: npm install (tarballs), npm test, npm run build, skillrl run run.yaml`,
+      async () => {
+        const dir = join(work, `my-${kind}`);
+        await skillrl(full, ['init', kind, dir], work);
+        // The scaffold names caret ranges; the tarballs stand in for the registry's @skillrl packages.
+        const ours = [
+          '@skillrl/core',
+          '@skillrl/testkit',
+          ...(kind === 'adapter' ? ['@skillrl/rollout'] : []),
+        ];
+        run(
+          'npm',
+          [
+            'install',
+            '--no-audit',
+            '--no-fund',
+            '--loglevel=error',
+            '--no-save',
+            ...ours.map((n) => tarballOf.get(n)),
+          ],
+          { cwd: dir },
+        );
+        const test = run('npm', ['test'], { cwd: dir, timeout: 300_000 });
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest's colours
+        const plain = test.stdout.replace(/\x1b\[[0-9;]*m/g, '');
+        const passed = /Tests\s+(\d+) passed/.exec(plain)?.[1];
+        run('npm', ['run', 'build'], { cwd: dir });
+        const { out } = await skillrl(full, ['run', 'run.yaml', '--json'], dir);
+        const result = JSON.parse(out.trim().split('\n').at(-1));
+        assert(result.status === 'completed', `run: ${out}`);
+        return `${passed ?? '?'} tests passed, run ${result.ran} rollouts`;
+      },
+    );
   }
 }
 
@@ -385,15 +572,26 @@ function finish() {
   const width = Math.max(...rows.map((r) => r.name.length), 5);
   console.log(`\n${'check'.padEnd(width)}  result  seconds`);
   console.log(`${'-'.repeat(width)}  ------  -------`);
-  for (const r of rows) console.log(`${r.name.padEnd(width)}  ${r.ok ? 'ok    ' : 'FAILED'}  ${r.seconds.toFixed(1).padStart(7)}`);
+  for (const r of rows)
+    console.log(
+      `${r.name.padEnd(width)}  ${r.ok ? 'ok    ' : 'FAILED'}  ${r.seconds.toFixed(1).padStart(7)}`,
+    );
   console.log(`check-packed: ${rows.length - failed} passed, ${failed} failed in ${total} s`);
   // For the CI summary line (scripts/test-summary.mjs counts these as tests).
   mkdirSync(join(root, '.packed-check'), { recursive: true });
-  writeFileSync(join(root, '.packed-check', 'results.json'), `${JSON.stringify({ passed: rows.length - failed, failed, seconds: Number(total), rows }, null, 2)}\n`);
+  writeFileSync(
+    join(root, '.packed-check', 'results.json'),
+    `${JSON.stringify({ passed: rows.length - failed, failed, seconds: Number(total), rows }, null, 2)}\n`,
+  );
   if (!keep) rmSync(work, { recursive: true, force: true });
   else console.log(`kept ${work}`);
   if (failed > 0) {
-    console.error(`check-packed: ${failed} check(s) failed: ${rows.filter((r) => !r.ok).map((r) => r.name).join('; ')}`);
+    console.error(
+      `check-packed: ${failed} check(s) failed: ${rows
+        .filter((r) => !r.ok)
+        .map((r) => r.name)
+        .join('; ')}`,
+    );
     process.exit(1);
   }
   process.exit(0);

@@ -1,5 +1,5 @@
-// Sums vitest's JSON reports (written by every package to .vitest/results.json) into the plain line CI
-// reads: "N passed, N failed". A package with a test script but no report counts as one failure, so a
+// Sums vitest's JSON reports (written by every package to .vitest/results.json), and the pack-and-install
+// check's (.packed-check/results.json), into the plain line CI reads: "N passed, N failed". A package with a test script but no report counts as one failure, so a
 // suite that crashed before reporting cannot pass silently.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -34,6 +34,21 @@ for (const group of ['packages', 'examples']) {
     skipped += s;
     rows.push(`${pkg.name}: ${p} passed, ${f} failed${s ? `, ${s} skipped` : ''}`);
   }
+}
+
+// The pack-and-install check (scripts/check-packed.mjs) counts each of its checks as a test. With --packed
+// (as .ci/run calls it) a missing report is one failure: the check crashed or did not run.
+const packedReport = join(root, '.packed-check', 'results.json');
+if (existsSync(packedReport)) {
+  const r = JSON.parse(readFileSync(packedReport, 'utf8'));
+  passed += r.passed ?? 0;
+  failed += r.failed ?? 0;
+  rows.push(
+    `pack-and-install check: ${r.passed ?? 0} passed, ${r.failed ?? 0} failed (${r.seconds ?? '?'} s)`,
+  );
+} else if (process.argv.includes('--packed')) {
+  failed += 1;
+  rows.push('pack-and-install check: no report (scripts/check-packed.mjs did not run or crashed)');
 }
 
 function countFilesFailedWithoutFailedTests(r) {

@@ -1,0 +1,44 @@
+import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const here = join(__dirname, '..');
+const pkg = createRequire(import.meta.url)(join(here, 'package.json')) as {
+  dependencies: Record<string, string>;
+  bin: Record<string, string>;
+};
+
+describe('skillrl (the batteries-included package)', () => {
+  it('depends on the orchestrator and on every part its configs can name, tfjs included', () => {
+    for (const name of [
+      '@skillrl/orchestrator',
+      '@skillrl/task-household',
+      '@skillrl/task-shop',
+      '@skillrl/task-qa',
+      '@skillrl/policy-tfjs',
+      '@skillrl/skill-generator',
+      '@skillrl/tensor-ops',
+      '@tensorflow/tfjs',
+      '@tensorflow/tfjs-backend-wasm',
+    ]) {
+      expect(pkg.dependencies[name], name).toBeDefined();
+    }
+  });
+
+  it('its bin is the orchestrator CLI', () => {
+    const r = spawnSync(process.execPath, [join(here, pkg.bin.skillrl as string), 'init', 'run', '--list'], {
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('household-skillc');
+  });
+
+  it('re-exports the orchestrator from import and require', async () => {
+    const esm = await import(join(here, 'index.js'));
+    const cjs = createRequire(import.meta.url)(join(here, 'index.cjs'));
+    expect(typeof esm.runConfig).toBe('function');
+    expect(typeof cjs.runConfig).toBe('function');
+    expect(typeof esm.checkComponents).toBe('function');
+  });
+});
