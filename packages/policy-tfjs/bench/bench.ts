@@ -1,6 +1,8 @@
-// pnpm bench: acting speed, trainer step time (wasm, cpu, PyTorch CPU) and a short GRPO learning curve.
+// pnpm bench: acting speed, trainer update time (wasm, cpu; hand-written gradients and tfjs autodiff;
+// PyTorch CPU on the same network and batch) and a short GRPO learning curve.
 // Environment: BENCH_MINUTES (learning curve length, default 6), BENCH_EVERY (steps between evaluations,
-// default 20), BENCH_REPS (timed trainer steps, default 5).
+// default 20), BENCH_REPS (timed trainer updates, default 5), PYTHON (an interpreter with torch and numpy;
+// default /usr/bin/python3 when it has them).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,13 +13,17 @@ import household from '@skillrl/task-household';
 import shop from '@skillrl/task-shop';
 import { type BackendChoice, initBackend } from '@skillrl/tensor-ops';
 import {
+  type AgentParameters,
   createSkillReadingAgent,
   createTfjsTrainer,
-  type PackedBatch,
-  packBatch,
+  type DecisionRecord,
+  FEATURE_COUNT,
   type SkillReadingAgent,
+  type TfjsTrainerOptions,
   vocabularyFromAdapter,
 } from '../src/index.js';
+import { CONTEXT_BLOCKS, hiddenScales } from '../src/model/agent-config.js';
+import { packDecisionBatch } from '../src/model/decision-batch.js';
 import { playEpisode, skillFor } from '../src/testing/play-episode.js';
 
 const SEED = 'policy-tfjs-bench';
@@ -92,53 +98,143 @@ async function trainingBatch(agent: SkillReadingAgent, skills: Skill[]) {
   return { trajectories, advantages };
 }
 
+// The trainer settings of the paper runs (orchestrator/bench/paper.mjs): what a training run spends its time on.
+const TRAINER = {
+  lr: 0.02,
+  miniBatches: 4,
+  kl: { kind: 'k3', coef: 0.001 },
+  aggregation: 'seq-mean-token-mean',
+} satisfies TfjsTrainerOptions;
+
+/**
+ * The batch as the hand-gradient trainer sees it (dealt round-robin into the mini-batches, each packed by
+ * `packDecisionBatch`), padded per decision for PyTorch, with the starting weights and the options.
+ */
 function writeTorchBatch(
   dir: string,
   agent: SkillReadingAgent,
   trajectories: Trajectory[],
   advantages: number[],
 ) {
-  const rows = trajectories.map((t) => t.steps.map((s) => s.info?.policy as never));
-  const p: PackedBatch = packBatch(rows, { vocabularySize: agent.vocabulary.size });
-  const mask = new Float32Array(p.B * p.T);
-  const adv = new Float32Array(p.B * p.T);
-  const old = new Float32Array(p.B * p.T);
-  trajectories.forEach((t, b) => {
-    t.steps.forEach((s, i) => {
-      mask[b * p.T + i] = 1;
-      adv[b * p.T + i] = advantages[b] as number;
-      old[b * p.T + i] = s.logProb as number;
+  const F = FEATURE_COUNT;
+  const parts = Math.min(TRAINER.miniBatches, trajectories.length);
+  const order = Array.from({ length: parts }, (_, m) =>
+    trajectories.map((_, i) => i).filter((i) => i % parts === m),
+  );
+  const T = Math.max(1, ...trajectories.map((t) => t.steps.length));
+  const d = agent.config.dim;
+  const p = agent.parameters;
+  const arrays: Record<string, [Int32Array | Float32Array, number[]]> = {
+    embedding: [p.embedding, [agent.vocabulary.size, d]],
+    hiddenWeights: [p.hiddenWeights, [CONTEXT_BLOCKS * d, agent.config.hidden]],
+    hiddenBias: [p.hiddenBias, [agent.config.hidden]],
+    query: [p.query, [agent.config.hidden, d]],
+    actionBias: [p.actionBias, [d]],
+    featureWeights: [p.featureWeights, [F]],
+    featureGate: [p.featureGate, [agent.config.hidden, F]],
+    prior: [p.prior, [4]],
+  };
+  order.forEach((rows, m) => {
+    const ts = rows.map((i) => trajectories[i] as Trajectory);
+    const memories = ts.map((t) => {
+      const actions = t.steps.map((s) => s.action);
+      return actions.map((_, i) => agent.memoryIds(actions.slice(0, i)));
+    });
+    const b = packDecisionBatch(
+      ts.map((t) => t.steps.map((s) => s.info?.policy as DecisionRecord)),
+      { vocabularySize: agent.vocabulary.size, T, memories },
+    );
+    let C = 1;
+    for (let n = 0; n < b.N; n++)
+      C = Math.max(C, (b.candStart[n + 1] as number) - (b.candStart[n] as number));
+    let S = 0;
+    for (let n = 0; n < b.N; n++)
+      S = Math.max(S, (b.clauseStart[n + 1] as number) - (b.clauseStart[n] as number));
+    const cand = new Int32Array(b.N * C);
+    const candMask = new Float32Array(b.N * C);
+    const feats = new Float32Array(b.N * C * F);
+    const [done, rank, sign, clauseMask] = [0, 1, 2, 3].map(() => new Float32Array(b.N * S));
+    const pairDecision: number[] = [];
+    const pairCand: number[] = [];
+    const pairSims: number[] = [];
+    for (let n = 0; n < b.N; n++) {
+      const k0 = b.candStart[n] as number;
+      const c0 = b.clauseStart[n] as number;
+      const clauses = (b.clauseStart[n + 1] as number) - c0;
+      for (let s = 0; s < clauses; s++) {
+        (done as Float32Array)[n * S + s] = b.done[c0 + s] as number;
+        (rank as Float32Array)[n * S + s] = b.rank[c0 + s] as number;
+        (sign as Float32Array)[n * S + s] = b.sign[c0 + s] as number;
+        (clauseMask as Float32Array)[n * S + s] = 1;
+      }
+      for (let k = k0; k < (b.candStart[n + 1] as number); k++) {
+        const c = k - k0;
+        cand[n * C + c] = b.candList[k] as number;
+        candMask[n * C + c] = 1;
+        for (let f = 0; f < F; f++) feats[(n * C + c) * F + f] = b.feats[k * F + f] as number;
+        if ((b.simStart[k + 1] as number) > (b.simStart[k] as number)) {
+          pairDecision.push(n);
+          pairCand.push(c);
+          const row = new Array<number>(S).fill(0);
+          for (let e = b.simStart[k] as number; e < (b.simStart[k + 1] as number); e++) {
+            row[b.simClause[e] as number] = b.simValue[e] as number;
+          }
+          pairSims.push(...row);
+        }
+      }
+    }
+    const mask = new Float32Array(ts.length * T);
+    const adv = new Float32Array(ts.length * T);
+    const old = new Float32Array(ts.length * T);
+    ts.forEach((t, r) => {
+      t.steps.forEach((s, i) => {
+        mask[r * T + i] = 1;
+        adv[r * T + i] = advantages[rows[r] as number] as number;
+        old[r * T + i] = s.logProb as number;
+      });
+    });
+    const listOffsets = b.listStart.subarray(0, b.U);
+    Object.assign(arrays, {
+      [`m${m}.listIds`]: [b.listIds, [b.listIds.length]],
+      [`m${m}.listWeights`]: [Float32Array.from(b.listWeights), [b.listWeights.length]],
+      [`m${m}.listOffsets`]: [listOffsets, [b.U]],
+      [`m${m}.context`]: [b.context, [b.N, CONTEXT_BLOCKS]],
+      [`m${m}.cand`]: [cand, [b.N, C]],
+      [`m${m}.candMask`]: [candMask, [b.N, C]],
+      [`m${m}.feats`]: [feats, [b.N, C, F]],
+      [`m${m}.chosen`]: [b.chosen, [b.N]],
+      [`m${m}.invTemp`]: [Float32Array.from(b.invTemp), [b.N]],
+      [`m${m}.position`]: [b.position, [b.N]],
+      [`m${m}.done`]: [done, [b.N, S]],
+      [`m${m}.rank`]: [rank, [b.N, S]],
+      [`m${m}.sign`]: [sign, [b.N, S]],
+      [`m${m}.clauseMask`]: [clauseMask, [b.N, S]],
+      [`m${m}.pairDecision`]: [Int32Array.from(pairDecision), [pairDecision.length]],
+      [`m${m}.pairCand`]: [Int32Array.from(pairCand), [pairCand.length]],
+      [`m${m}.pairSims`]: [Float32Array.from(pairSims), [pairDecision.length, S]],
+      [`m${m}.mask`]: [mask, [ts.length, T]],
+      [`m${m}.advantages`]: [adv, [ts.length, T]],
+      [`m${m}.old`]: [old, [ts.length, T]],
     });
   });
-  const R = p.B * p.T;
-  const d = agent.config.dim;
-  const arrays: Record<string, [Int32Array | Float32Array, number[]]> = {
-    bags: [p.bags, [p.U, p.V]],
-    candIdx: [p.candIdx, [R * p.C]],
-    goalIdx: [p.goalIdx, [R]],
-    obsIdx: [p.obsIdx, [R]],
-    histIdx: [p.histIdx, [R]],
-    feats: [p.feats, [R * p.C, p.feats.length / (R * p.C)]],
-    candMask: [p.candMask, [R, p.C]],
-    chosen: [p.chosen, [R, p.C]],
-    pairIdx: [p.pairIdx, [R * p.C]],
-    pairDecision: [p.pairDecision, [p.P]],
-    sims: [p.sims, [p.P, p.S]],
-    done: [p.done, [R, p.S]],
-    rank: [p.rank, [R, p.S]],
-    sign: [p.sign, [R, p.S]],
-    clauseMask: [p.clauseMask, [R, p.S]],
-    invTemp: [p.invTemp, [R]],
-    mask: [mask, [p.B, p.T]],
-    advantages: [adv, [p.B, p.T]],
-    old: [old, [p.B, p.T]],
-    embedding: [agent.parameters.embedding, [agent.vocabulary.size, d]],
-    query: [agent.parameters.query, [3 * d, d]],
-    actionBias: [agent.parameters.actionBias, [d]],
-    featureWeights: [agent.parameters.featureWeights, [agent.parameters.featureWeights.length]],
-    prior: [agent.parameters.prior, [4]],
+  const manifest: Record<string, unknown> = {
+    dim: d,
+    hidden: agent.config.hidden,
+    scales: hiddenScales(agent.config.hidden),
+    T,
+    parts,
+    // tensor-ops' defaults for what TRAINER leaves unset (clip 0.2, dual clip 3, max grad norm 1).
+    options: {
+      lr: TRAINER.lr,
+      klCoef: TRAINER.kl.coef,
+      aggregation: TRAINER.aggregation,
+      clipLow: 0.2,
+      clipHigh: 0.2,
+      dualClip: 3,
+      maxGradNorm: 1,
+    },
+    arrays: {},
   };
-  const manifest: Record<string, unknown> = { dim: d, R, B: p.B, T: p.T, C: p.C, S: p.S, P: p.P, arrays: {} };
   const chunks: Buffer[] = [];
   let offset = 0;
   for (const [name, [values, shape]] of Object.entries(arrays)) {
@@ -156,73 +252,128 @@ function writeTorchBatch(
   writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
 }
 
-function torchStep(dir: string): string[] {
-  const python = '/usr/bin/python3';
-  if (!existsSync(python)) return ['pytorch-cpu', 'skipped: /usr/bin/python3 absent', '', ''];
+/** The interpreter that has torch: $PYTHON, else Debian's /usr/bin/python3 when it imports torch and numpy. */
+function torchPython(): { python: string } | { skipped: string } {
+  const check = (python: string) => spawnSync(python, ['-c', 'import torch, numpy'], { encoding: 'utf8' });
+  const fromEnv = process.env.PYTHON;
+  if (fromEnv) {
+    const r = check(fromEnv);
+    if (r.status === 0) return { python: fromEnv };
+    return { skipped: `PYTHON=${fromEnv} cannot import torch, numpy (${lastLine(r)})` };
+  }
+  const debian = '/usr/bin/python3';
+  if (!existsSync(debian)) return { skipped: 'no PYTHON set and /usr/bin/python3 absent' };
+  const r = check(debian);
+  if (r.status === 0) return { python: debian };
+  return {
+    skipped: `no PYTHON set and ${debian} cannot import torch, numpy (${lastLine(r)}; apt-get install python3-torch)`,
+  };
+}
+
+function lastLine(r: { stderr: string; error?: Error }): string {
+  return r.error?.message ?? (r.stderr.trim().split('\n').at(-1) || 'failed');
+}
+
+interface TorchResult {
+  median_ms: number;
+  min_ms: number;
+  torch: string;
+  python: string;
+  metrics: Record<string, number>;
+  weights: Record<string, number[]>;
+}
+
+function torchUpdate(dir: string): TorchResult | { skipped: string } {
+  const found = torchPython();
+  if ('skipped' in found) return found;
   // The bench runs bundled from node_modules/.cache/skillrl-bench; the script stays in bench/.
   const script = [join(here, 'torch_step.py'), join(here, '../../../bench/torch_step.py')].find((f) =>
     existsSync(f),
   );
-  if (!script) return ['pytorch-cpu', 'skipped: bench/torch_step.py not found', '', ''];
-  const run = spawnSync(python, [script, dir, String(REPS)], { encoding: 'utf8' });
-  if (run.status !== 0) {
-    const why = /No module named '?torch'?/.test(run.stderr)
-      ? 'torch not installed (apt-get install python3-torch)'
-      : (run.stderr.trim().split('\n').at(-1) ?? 'failed');
-    return ['pytorch-cpu', `skipped: ${why}`, '', ''];
-  }
-  const out = JSON.parse(run.stdout.trim().split('\n').at(-1) as string) as {
-    median_ms: number;
-    min_ms: number;
-    torch: string;
-  };
-  return [
-    `pytorch-cpu (torch ${out.torch}, 1 thread)`,
-    '64',
-    out.median_ms.toFixed(1),
-    out.min_ms.toFixed(1),
-  ];
+  if (!script) return { skipped: 'bench/torch_step.py not found' };
+  const run = spawnSync(found.python, [script, dir, String(REPS)], {
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (run.status !== 0) return { skipped: `${found.python} ${script}: ${lastLine(run)}` };
+  return JSON.parse(run.stdout.trim().split('\n').at(-1) as string) as TorchResult;
 }
 
 async function trainerSteps(agent: SkillReadingAgent, skills: Skill[]) {
   const { trajectories, advantages } = await trainingBatch(agent, skills);
-  const rows: string[][] = [];
-  for (const backend of ['wasm', 'cpu'] as BackendChoice[]) {
-    await initBackend({ prefer: backend, fallback: false });
-    const learner = createSkillReadingAgent({ vocabulary: agent.vocabulary, parameters: agent.parameters });
-    const trainer = createTfjsTrainer(learner, { kl: { kind: 'k3', coef: 0.01 } });
-    await trainer.update({ trajectories, advantages });
-    const timings: Record<'step_ms' | 'grad_ms' | 'pack_ms', number[]> = {
-      step_ms: [],
-      grad_ms: [],
-      pack_ms: [],
-    };
-    for (let i = 0; i < REPS; i++) {
-      const m = await trainer.update({ trajectories, advantages });
-      for (const key of ['step_ms', 'grad_ms', 'pack_ms'] as const) timings[key].push(m[key] as number);
-    }
-    trainer.dispose();
-    const parts = [
-      ['whole update()', timings.step_ms],
-      ['policyGradientStep only', timings.grad_ms],
-      ['packBatch only (JS)', timings.pack_ms],
-    ] as const;
-    for (const [what, xs] of parts) {
-      rows.push([`tfjs-${backend}: ${what}`, '64', median([...xs]).toFixed(1), Math.min(...xs).toFixed(1)]);
-    }
-  }
   const dir = mkdtempSync(join(tmpdir(), 'policy-tfjs-bench-'));
+  let torch: TorchResult | { skipped: string };
   try {
     writeTorchBatch(dir, agent, trajectories, advantages);
-    rows.push(torchStep(dir));
+    torch = torchUpdate(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const rows: string[][] = [];
+  const torchMs = 'skipped' in torch ? undefined : torch.median_ms;
+  const ratio = (ms: number) => (torchMs ? (ms / torchMs).toFixed(2) : '-');
+  let handWeights: AgentParameters | undefined;
+  for (const backend of ['wasm', 'cpu'] as BackendChoice[]) {
+    await initBackend({ prefer: backend, fallback: false });
+    for (const gradients of ['hand', 'tfjs'] as const) {
+      const learner = createSkillReadingAgent({ vocabulary: agent.vocabulary, parameters: agent.parameters });
+      const trainer = createTfjsTrainer(learner, { ...TRAINER, gradients });
+      await trainer.update({ trajectories, advantages });
+      const timings: Record<'step_ms' | 'core_ms' | 'pack_ms', number[]> = {
+        step_ms: [],
+        core_ms: [],
+        pack_ms: [],
+      };
+      for (let i = 0; i < REPS; i++) {
+        const m = await trainer.update({ trajectories, advantages });
+        timings.step_ms.push(m.step_ms as number);
+        timings.core_ms.push((m.ref_ms as number) + (m.grad_ms as number));
+        timings.pack_ms.push(m.pack_ms as number);
+      }
+      trainer.dispose();
+      if (backend === 'wasm' && gradients === 'hand') handWeights = learner.parameters;
+      const core = median(timings.core_ms);
+      rows.push([
+        `tfjs-${backend}, ${gradients === 'hand' ? 'hand-written gradients (new)' : 'tfjs autodiff (old)'}`,
+        median(timings.step_ms).toFixed(1),
+        core.toFixed(1),
+        Math.min(...timings.core_ms).toFixed(1),
+        median(timings.pack_ms).toFixed(1),
+        ratio(core),
+      ]);
+    }
+  }
+  if ('skipped' in torch) {
+    rows.push(['pytorch-cpu', `skipped: ${torch.skipped}`, '', '', '', '']);
+  } else {
+    rows.push([
+      `pytorch-cpu (torch ${torch.torch}, ${torch.python}, 1 thread)`,
+      '-',
+      torch.median_ms.toFixed(1),
+      torch.min_ms.toFixed(1),
+      '-',
+      '1.00',
+    ]);
+  }
   const decisions = trajectories.reduce((a, t) => a + t.steps.length, 0);
   console.log(
-    `Trainer step on one batch of 64 household episodes (${decisions} decisions; PPO clip + k3 KL, Adam), ${REPS} timed steps after a warm-up:`,
+    `Trainer update on one batch of 64 household episodes (${decisions} decisions; ${JSON.stringify(TRAINER)}, PPO clip + dual clip, Adam), ${REPS} timed updates after a warm-up. "step" is what PyTorch also runs (the frozen skill reader's terms, the reference pass, ${TRAINER.miniBatches} mini-batch steps); "update" adds unpacking the JSON records (pack: memories, word lists, typed arrays):`,
   );
-  table(['implementation', 'episodes', 'median ms', 'min ms'], rows);
+  table(['implementation', 'update ms', 'step ms', 'step min ms', 'pack ms', 'step ÷ PyTorch'], rows);
+  if (!('skipped' in torch) && handWeights) {
+    let diff = 0;
+    let scale = 0;
+    for (const [name, values] of Object.entries(torch.weights)) {
+      const ours = handWeights[name as keyof AgentParameters];
+      values.forEach((v, i) => {
+        diff = Math.max(diff, Math.abs(v - (ours[i] as number)));
+        scale = Math.max(scale, Math.abs(v - (agent.parameters[name as keyof AgentParameters][i] as number)));
+      });
+    }
+    console.log(
+      `Same network: after the ${REPS + 1} updates, PyTorch's weights and the tfjs hand-gradient trainer's differ by at most ${diff.toExponential(2)} (the updates moved them by up to ${scale.toFixed(3)}).\n`,
+    );
+  }
 }
 
 async function successRate(

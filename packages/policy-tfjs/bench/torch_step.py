@@ -1,10 +1,21 @@
-"""The policy-tfjs network and its training step in PyTorch, for the bench's CPU comparison.
+"""The policy-tfjs network and its trainer's update in PyTorch, for the bench's CPU comparison.
 
-Reads a batch written by bench.ts (manifest JSON + float32/int32 arrays) and the starting weights, and
-times the same computation the tfjs trainer runs: the bag-of-words embedding, the bilinear scorer, the
-skill-reading attention over clause pairs, log-softmax over candidates, PPO's clipped loss with a k3 KL
-term (token-mean), backward and one Adam step. Prints one JSON line: {"median_ms": ..., "min_ms": ...}.
-Usage: /usr/bin/python3 torch_step.py <dir> [reps]
+Reads what bench.ts writes (manifest.json + arrays.bin): the starting weights and the batch, already dealt
+into the trainer's mini-batches and packed as the hand-gradient path packs them (each distinct word list
+once, as distinct ids with weights count/length; one row per decision with a record). Then runs, per
+update, exactly what `createTfjsTrainer(..., { gradients: 'hand' })` computes:
+
+- the frozen skill reader's term per candidate (β·Σ softmax(τ·sim − κ·done − μ·rank; null 0)·sign·sim),
+  a constant offset on the logits while `trainPrior` is false, so β τ κ μ are not parameters here;
+- the reference policy's log-probs for the KL term (no grad);
+- per mini-batch: bag means (embedding_bag) → context [goal; obs; recent; memory] → tanh hidden layer →
+  query q = u + h·W_q·s_q and feature weights θ = θ₀ + h·G·s_g (`hiddenScales`) → logits a·q + x·θ + read,
+  divided by the temperature → log-softmax over the candidates; PPO's clipped loss with the dual clip,
+  k3 KL, the trainer's aggregation; backward, clip_grad_norm_ and one Adam step (tfjs's ε = 1e-7).
+
+Prints one JSON line: median and min ms per update over the timed reps (after one warm-up update), the
+torch version, and the weights after all updates (for the bench to compare with the TS trainer's).
+Usage: python3 torch_step.py <dir> [reps]
 """
 import json
 import sys
@@ -12,8 +23,11 @@ import time
 
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 torch.set_num_threads(1)
+
+TRAINED = ["embedding", "hiddenWeights", "hiddenBias", "query", "actionBias", "featureWeights", "featureGate"]
 
 
 def load(directory):
@@ -28,55 +42,117 @@ def load(directory):
     return manifest, arrays
 
 
+def skill_reads(prior, p, N, C):
+    """The frozen reader's term per (decision, candidate), [N, C]."""
+    beta, tau, kappa, mu = prior[0], prior[1], prior[2], prior[3]
+    out = torch.zeros(N * C)
+    if p["pairDecision"].numel() == 0:
+        return out.reshape(N, C)
+    dec = p["pairDecision"]
+    sims = p["pairSims"]
+    base = -(kappa * p["done"][dec] + mu * p["rank"][dec]) + (p["clauseMask"][dec] - 1) * 1e9
+    att = tau * sims + base
+    alpha = torch.softmax(torch.cat([att, torch.zeros(att.shape[0], 1)], 1), -1)[:, :-1]
+    read = beta * (alpha * p["sign"][dec] * sims).sum(-1)
+    out[dec * C + p["pairCand"]] = read
+    return out.reshape(N, C)
+
+
+def forward(w, p, reads, d, hq, hg, B, T):
+    """log π of the chosen candidates and entropies, [B, T] (0 where a step has no decision)."""
+    N, C = p["cand"].shape
+    vecs = F.embedding_bag(p["listIds"], w["embedding"], p["listOffsets"], mode="sum", per_sample_weights=p["listWeights"])
+    ctx = vecs[p["context"]].reshape(N, -1)
+    h = torch.tanh(ctx @ w["hiddenWeights"] + w["hiddenBias"])
+    q = w["actionBias"] + (h @ w["query"]) * hq
+    theta = w["featureWeights"] + (h @ w["featureGate"]) * hg
+    score = (vecs[p["cand"]] * q[:, None, :]).sum(-1) + (p["feats"] * theta[:, None, :]).sum(-1) + reads
+    logits = score * p["invTemp"][:, None] + (p["candMask"] - 1) * 1e9
+    lp = torch.log_softmax(logits, -1)
+    chosen = lp.gather(1, p["chosen"][:, None])[:, 0]
+    entropy = -(torch.exp(lp) * lp * p["candMask"]).sum(-1)
+    out = torch.zeros(B * T).index_put((p["position"],), chosen)
+    ent = torch.zeros(B * T).index_put((p["position"],), entropy)
+    return out.reshape(B, T), ent.reshape(B, T)
+
+
+def aggregate(x, mask, mode, T):
+    if mode == "token-mean":
+        return (x * mask).sum() / mask.sum().clamp(min=1)
+    if mode == "seq-mean-token-mean":
+        rows = mask.sum(-1)
+        return ((x * mask).sum(-1) / rows.clamp(min=1)).sum() / (rows > 0).sum().clamp(min=1)
+    if mode == "seq-mean-token-sum":
+        return (x * mask).sum() / (mask.sum(-1) > 0).sum().clamp(min=1)
+    raise ValueError(f"aggregation {mode} not mirrored here")
+
+
 def main():
     directory = sys.argv[1]
     reps = int(sys.argv[2]) if len(sys.argv) > 2 else 7
     m, a = load(directory)
-    d, R, C, S, P = m["dim"], m["R"], m["C"], m["S"], m["P"]
-    params = {k: a[k].clone().requires_grad_(True) for k in ["embedding", "query", "actionBias", "featureWeights", "prior"]}
-    ref = {k: a[k].clone() for k in params}
-    opt = torch.optim.Adam(params.values(), lr=0.01)
+    o = m["options"]
+    d, H, T = m["dim"], m["hidden"], m["T"]
+    hq, hg = m["scales"]["query"], m["scales"]["gate"]
+    packs = []
+    for i in range(m["parts"]):
+        p = {k.split(".", 1)[1]: v for k, v in a.items() if k.startswith(f"m{i}.")}
+        p["B"] = int(p["mask"].shape[0])
+        packs.append(p)
+    params = {k: a[k].clone().requires_grad_(True) for k in TRAINED}
+    ref = {k: a[k].clone() for k in TRAINED}
+    prior = a["prior"]
+    opt = torch.optim.Adam(params.values(), lr=o["lr"], eps=1e-7)
 
-    def log_probs(w):
-        vecs = a["bags"] @ w["embedding"]
-        cand = vecs[a["candIdx"]].reshape(R, C, d)
-        ctx = torch.cat([vecs[a["goalIdx"]], vecs[a["obsIdx"]], vecs[a["histIdx"]]], 1)
-        q = ctx @ w["query"] + w["actionBias"]
-        score = (cand * q[:, None, :]).sum(-1)
-        score = score + (a["feats"].reshape(R * C, -1) @ w["featureWeights"]).reshape(R, C)
-        if S > 0 and P > 0:
-            beta, tau, kappa, mu = w["prior"][0], w["prior"][1], w["prior"][2], w["prior"][3]
-            dec = a["pairDecision"]
-            base = -(kappa * a["done"][dec] + mu * a["rank"][dec]) + (a["clauseMask"][dec] - 1) * 1e9
-            att = tau * a["sims"] + base
-            alpha = torch.softmax(torch.cat([att, torch.zeros(P, 1)], 1), -1)[:, :S]
-            read = (alpha * a["sims"] * a["sign"][dec]).sum(-1) * beta
-            full = torch.cat([torch.zeros(1), read])[a["pairIdx"]]
-            score = score + full.reshape(R, C)
-        logits = score * a["invTemp"][:, None] + (a["candMask"] - 1) * 1e9
-        lp = torch.log_softmax(logits, -1)
-        return (lp * a["chosen"]).sum(-1).reshape(m["B"], m["T"])
+    def update():
+        with torch.no_grad():
+            reads = [skill_reads(prior, p, *p["cand"].shape) for p in packs]
+            refs = [forward(ref, p, r, d, hq, hg, p["B"], T)[0] for p, r in zip(packs, reads)]
+        metrics = {}
+        for p, r, ref_lp in zip(packs, reads, refs):
+            lp, ent = forward(params, p, r, d, hq, hg, p["B"], T)
+            mask, adv, old = p["mask"], p["advantages"], p["old"]
+            log_ratio = torch.clamp(lp - old, -20, 20)
+            ratio = torch.exp(log_ratio)
+            unclipped = -adv * ratio
+            clipped = -adv * torch.clamp(ratio, 1 - o["clipLow"], 1 + o["clipHigh"])
+            surrogate = torch.maximum(unclipped, clipped)
+            pg = torch.where(adv < 0, torch.minimum(surrogate, -adv * o["dualClip"]), surrogate)
+            loss = aggregate(pg, mask, o["aggregation"], T)
+            dneg = torch.clamp(ref_lp - lp, -20, 20)
+            kl = torch.clamp(torch.exp(dneg) - dneg - 1, -10, 10)
+            loss = loss + o["klCoef"] * aggregate(kl, mask, o["aggregation"], T)
+            opt.zero_grad()
+            loss.backward()
+            norm = torch.nn.utils.clip_grad_norm_(params.values(), o["maxGradNorm"])
+            opt.step()
+            with torch.no_grad():
+                n = mask.sum().clamp(min=1)
+                metrics = {
+                    "loss": float(loss),
+                    "grad_norm": float(norm),
+                    "clipfrac": float(((clipped > unclipped).float() * mask).sum() / n),
+                    "approx_kl": float((-log_ratio * mask).sum() / n),
+                    "kl": float((kl * mask).sum() / n),
+                    "entropy": float((ent * mask).sum() / n),
+                }
+        return metrics
 
-    mask, adv, old = a["mask"], a["advantages"], a["old"]
-    with torch.no_grad():
-        ref_lp = log_probs(ref)
     times = []
+    metrics = {}
     for _ in range(reps + 1):
         start = time.perf_counter()
-        lp = log_probs(params)
-        ratio = torch.exp(torch.clamp(lp - old, -20, 20))
-        pg = torch.maximum(-adv * ratio, -adv * torch.clamp(ratio, 0.8, 1.2))
-        dneg = torch.clamp(ref_lp - lp, -20, 20)
-        kl = torch.clamp(torch.exp(dneg) - dneg - 1, -10, 10)
-        n = mask.sum()
-        loss = (pg * mask).sum() / n + 0.01 * (kl * mask).sum() / n
-        opt.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(params.values(), 1.0)
-        opt.step()
+        metrics = update()
         times.append((time.perf_counter() - start) * 1000)
-    times = sorted(times[1:])
-    print(json.dumps({"median_ms": times[len(times) // 2], "min_ms": times[0], "torch": torch.__version__}))
+    timed = sorted(times[1:])
+    print(json.dumps({
+        "median_ms": timed[len(timed) // 2],
+        "min_ms": timed[0],
+        "torch": torch.__version__,
+        "python": sys.executable,
+        "metrics": metrics,
+        "weights": {k: params[k].detach().reshape(-1).tolist() for k in TRAINED},
+    }))
 
 
 if __name__ == "__main__":

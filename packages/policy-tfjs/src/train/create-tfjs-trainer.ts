@@ -13,10 +13,13 @@ import {
 } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
 import type { SkillReadingAgent } from '../agent/create-skill-reading-agent.js';
+import { type DecisionBatch, packDecisionBatch } from '../model/decision-batch.js';
 import { type DecisionRecord, isDecisionRecord } from '../model/decision-record.js';
 import { type PackedBatch, packBatch, slicePackedBatch } from '../model/pack-batch.js';
 import { type AgentParameters, copyParameters } from '../model/parameters.js';
 import { createTfPolicy, type TfPolicy } from '../model/tf-policy.js';
+import { forwardDecisions, skillReads } from '../model/typed-network.js';
+import { handGradientStep } from './hand-gradient-step.js';
 
 /** A core `TrainBatch`, optionally with one advantage per step instead of one per trajectory. */
 export interface TfjsTrainBatch extends TrainBatch {
@@ -61,6 +64,15 @@ export interface TfjsTrainerOptions {
    * by reading the skill less (measured: see the README's diagnosis).
    */
   trainPrior?: boolean;
+  /**
+   * How the network's gradient is taken (default `hand` with the prior frozen, `tfjs` with `trainPrior`).
+   * `hand`: the forward pass and its gradient written out on typed arrays (`forwardDecisions`,
+   * `backwardDecisions`), the loss's gradient with respect to the log-probs from tensor-ops
+   * (`policyLossGradients`), the update by tfjs's Adam; the reference pass for the KL term on typed arrays
+   * too. `tfjs`: `tf.variableGrads` through `createTfPolicy` (the autodiff twin), as tensor-ops'
+   * `policyGradientStep` does for any model. Both take the same step (tested to float32 precision).
+   */
+  gradients?: 'hand' | 'tfjs';
 }
 
 export interface TfjsTrainer extends PolicyTrainer {
@@ -76,8 +88,6 @@ export interface TfjsTrainer extends PolicyTrainer {
 interface Row {
   index: number;
   records: (DecisionRecord | null)[];
-  /** Per step, the memory's word ids (rebuilt from the trajectory's earlier actions). */
-  memories: number[][];
   advantages: number[];
   behaviour: (number | undefined)[];
 }
@@ -109,6 +119,19 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
   const miniBatches = options.miniBatches ?? 1;
   if (!Number.isInteger(miniBatches) || miniBatches < 1) {
     throw new InvalidArgumentError('options.miniBatches', `expected an integer >= 1, got ${miniBatches}`);
+  }
+  const gradients = options.gradients ?? (options.trainPrior ? 'tfjs' : 'hand');
+  if (gradients !== 'hand' && gradients !== 'tfjs') {
+    throw new InvalidArgumentError(
+      'options.gradients',
+      `expected 'hand' or 'tfjs', got ${String(gradients)}`,
+    );
+  }
+  if (gradients === 'hand' && options.trainPrior) {
+    throw new InvalidArgumentError(
+      'options.gradients',
+      "the hand-written gradient keeps the skill reader's strengths frozen: use gradients: 'tfjs' with trainPrior",
+    );
   }
   const reference = copyParameters(options.reference ?? agent.parameters);
   let policy: TfPolicy | undefined;
@@ -192,13 +215,7 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
           counts.skipped_advantage += 1;
           return;
         }
-        rows.push({
-          index,
-          records,
-          memories: memoriesOf(t),
-          advantages: adv,
-          behaviour: t.steps.map((s) => s.logProb),
-        });
+        rows.push({ index, records, advantages: adv, behaviour: t.steps.map((s) => s.logProb) });
       });
       const base = {
         episodes: rows.length,
@@ -216,11 +233,10 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
       const bounds = [0];
       for (const part of dealt) bounds.push((bounds.at(-1) as number) + part.length);
       rows.splice(0, rows.length, ...dealt.flat());
-      const packed = packBatch(
-        rows.map((r) => r.records),
-        { vocabularySize: agent.vocabulary.size, memories: rows.map((r) => r.memories) },
-      );
-      const T = packed.T;
+      // The memory is not in the records: rebuilt from each trajectory's earlier actions.
+      const memories = rows.map((r) => memoriesOf(trajectories[r.index] as Trajectory));
+      // One width T for every mini-batch: the `-norm` aggregations divide by it.
+      const T = Math.max(1, ...rows.map((r) => r.records.length));
       const mask = rows.map((r) => Array.from({ length: T }, (_, t) => (r.records[t] ? 1 : 0)));
       const adv = rows.map((r) =>
         Array.from({ length: T }, (_, t) => (r.records[t] ? (r.advantages[t] ?? 0) : 0)),
@@ -234,57 +250,116 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
             Array.from({ length: T }, (_, t) => (r.records[t] ? (r.behaviour[t] as number) : 0)),
           )
         : undefined;
-      const packMs = performance.now() - packStarted;
-      const refStarted = performance.now();
-      let ref: number[][] | undefined;
-      if (options.kl) {
-        refPolicy ??= createTfPolicy(reference, agent.config, agent.vocabulary.size, {
-          trainable: false,
-          name: 'reference',
-        });
-        const values = await run(refPolicy, packed);
-        ref = rows.map((_, b) => Array.from({ length: T }, (_, t) => values[b * T + t] as number));
-      }
-      const model = {
-        trainableVariables: options.trainPrior
-          ? p.trainableVariables
-          : p.trainableVariables.filter((v) => v !== p.variables.prior),
-        logProbs: (inputs: PackedBatch) => p.logProbs(inputs),
+      const lossOptions = {
+        maxGradNorm: options.maxGradNorm ?? 1,
+        ...(options.loss !== undefined && { loss: options.loss }),
+        ...(options.aggregation !== undefined && { aggregation: options.aggregation }),
+        ...(options.kl && { kl: options.kl }),
+        ...(options.clipLow !== undefined && { clipLow: options.clipLow }),
+        ...(options.clipHigh !== undefined && { clipHigh: options.clipHigh }),
+        ...(options.dualClip !== undefined && { dualClip: options.dualClip }),
+        ...(options.entropyCoef !== undefined && { entropyCoef: options.entropyCoef }),
+        ...(options.microBatchSize !== undefined && { microBatchSize: options.microBatchSize }),
       };
-      const refMs = performance.now() - refStarted;
-      const gradStarted = performance.now();
       let metrics: TrainMetrics = {};
-      for (let epoch = 0; epoch < epochs; epoch++) {
-        for (let m = 0; m < parts; m++) {
-          const [lo, hi] = [bounds[m] as number, bounds[m + 1] as number];
-          const whole = lo === 0 && hi === rows.length;
-          metrics = await policyGradientStep(
-            model,
-            {
-              inputs: whole ? packed : slicePackedBatch(packed, lo, hi),
-              mask: mask.slice(lo, hi),
-              advantages: adv.slice(lo, hi),
-              ...(old && { oldLogProbs: old.slice(lo, hi) }),
-              ...(ref && { refLogProbs: ref.slice(lo, hi) }),
-            },
-            {
-              optimizer: opt,
-              sliceInputs: slicePackedBatch,
-              maxGradNorm: options.maxGradNorm ?? 1,
-              ...(options.loss !== undefined && { loss: options.loss }),
-              ...(options.aggregation !== undefined && { aggregation: options.aggregation }),
-              ...(options.kl && { kl: options.kl }),
-              ...(options.clipLow !== undefined && { clipLow: options.clipLow }),
-              ...(options.clipHigh !== undefined && { clipHigh: options.clipHigh }),
-              ...(options.dualClip !== undefined && { dualClip: options.dualClip }),
-              ...(options.entropyCoef !== undefined && { entropyCoef: options.entropyCoef }),
-              ...(options.microBatchSize !== undefined && { microBatchSize: options.microBatchSize }),
-            },
-          );
+      let packMs: number;
+      let refMs: number;
+      let gradMs: number;
+
+      if (gradients === 'hand') {
+        // Each mini-batch packed once into typed arrays, reused by every epoch and by the reference pass.
+        const d = agent.config.dim;
+        const packs: DecisionBatch[] = dealt.map((_, m) =>
+          packDecisionBatch(
+            rows.slice(bounds[m], bounds[m + 1]).map((r) => r.records),
+            { vocabularySize: agent.vocabulary.size, T, memories: memories.slice(bounds[m], bounds[m + 1]) },
+          ),
+        );
+        let params = agent.parameters;
+        // The skill reader is frozen: its term is a constant per candidate, for this update.
+        const reads = packs.map((pack) => skillReads(params.prior, pack));
+        packMs = performance.now() - packStarted;
+        const refStarted = performance.now();
+        const samePrior = reference.prior.every((v, i) => v === params.prior[i]);
+        const refs = options.kl
+          ? packs.map(
+              (pack, m) =>
+                forwardDecisions(
+                  reference,
+                  pack,
+                  d,
+                  samePrior ? (reads[m] as Float64Array) : skillReads(reference.prior, pack),
+                ).logProbs,
+            )
+          : undefined;
+        refMs = performance.now() - refStarted;
+        const gradStarted = performance.now();
+        for (let epoch = 0; epoch < epochs; epoch++) {
+          for (let m = 0; m < parts; m++) {
+            const [lo, hi] = [bounds[m] as number, bounds[m + 1] as number];
+            metrics = await handGradientStep(
+              p,
+              params,
+              d,
+              {
+                decisions: packs[m] as DecisionBatch,
+                reads: reads[m] as Float64Array,
+                mask: mask.slice(lo, hi),
+                advantages: adv.slice(lo, hi),
+                ...(old && { oldLogProbs: old.slice(lo, hi) }),
+                ...(refs && { refLogProbs: refs[m] as Float64Array }),
+              },
+              { optimizer: opt, ...lossOptions },
+            );
+            params = p.read();
+          }
         }
+        gradMs = performance.now() - gradStarted;
+        agent.setParameters(params);
+      } else {
+        const packed = packBatch(
+          rows.map((r) => r.records),
+          { vocabularySize: agent.vocabulary.size, T, memories },
+        );
+        packMs = performance.now() - packStarted;
+        const refStarted = performance.now();
+        let ref: number[][] | undefined;
+        if (options.kl) {
+          refPolicy ??= createTfPolicy(reference, agent.config, agent.vocabulary.size, {
+            trainable: false,
+            name: 'reference',
+          });
+          const values = await run(refPolicy, packed);
+          ref = rows.map((_, b) => Array.from({ length: T }, (_, t) => values[b * T + t] as number));
+        }
+        const model = {
+          trainableVariables: options.trainPrior
+            ? p.trainableVariables
+            : p.trainableVariables.filter((v) => v !== p.variables.prior),
+          logProbs: (inputs: PackedBatch) => p.logProbs(inputs),
+        };
+        refMs = performance.now() - refStarted;
+        const gradStarted = performance.now();
+        for (let epoch = 0; epoch < epochs; epoch++) {
+          for (let m = 0; m < parts; m++) {
+            const [lo, hi] = [bounds[m] as number, bounds[m + 1] as number];
+            const whole = lo === 0 && hi === rows.length;
+            metrics = await policyGradientStep(
+              model,
+              {
+                inputs: whole ? packed : slicePackedBatch(packed, lo, hi),
+                mask: mask.slice(lo, hi),
+                advantages: adv.slice(lo, hi),
+                ...(old && { oldLogProbs: old.slice(lo, hi) }),
+                ...(ref && { refLogProbs: ref.slice(lo, hi) }),
+              },
+              { optimizer: opt, sliceInputs: slicePackedBatch, ...lossOptions },
+            );
+          }
+        }
+        gradMs = performance.now() - gradStarted;
+        agent.setParameters(p.read());
       }
-      const gradMs = performance.now() - gradStarted;
-      agent.setParameters(p.read());
       synced = agent.parameters;
       // Where the time went: packing the records, the reference forward pass, the optimiser step(s).
       return {

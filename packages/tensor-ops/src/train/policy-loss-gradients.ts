@@ -16,15 +16,26 @@ import {
 /** A `[B, T]` matrix as a tensor, rows of numbers, or a flat row-major array of B·T numbers. */
 export type FlatMatrixLike = MatrixLike | ArrayLike<number>;
 
-export interface LossGradientBatch extends Omit<PolicyBatch<never>, 'inputs'> {
+/** `PolicyBatch` without inputs: the model's outputs come in instead. `[B, T]` values may be flat arrays. */
+export interface LossGradientBatch {
   /** log π_θ per token under the current weights, computed by the caller (`[B, T]`). */
   logProbs: FlatMatrixLike;
   /** The policy's entropy per token (`[B, T]`): needed for the `entropy` metric and `entropyCoef`. */
   entropy?: FlatMatrixLike;
+  /** 1 for tokens that count, 0 for padding; its shape `[B, T]` fixes the batch shape. */
+  mask: MatrixLike;
+  /** One advantage per token (`[B, T]`, or B·T numbers), or per sequence (`[B]`). */
+  advantages: PolicyBatch<never>['advantages'];
+  oldLogProbs?: FlatMatrixLike;
+  refLogProbs?: FlatMatrixLike;
 }
 
 /** `PolicyStepMetrics` without what only applying the gradient can tell (`applyClippedGradients` says it). */
-export type LossGradientMetrics = Omit<PolicyStepMetrics, 'grad_norm' | 'grad_scale' | 'skipped'>;
+export type LossGradientMetrics = Record<string, number> &
+  Pick<
+    PolicyStepMetrics,
+    'loss' | 'pg_loss' | 'clipfrac' | 'approx_kl' | 'tokens' | 'sequences' | 'micro_batches'
+  >;
 
 export interface PolicyLossGradients {
   /** ∂loss/∂log π_θ per token, `[B, T]` row-major (0 on masked tokens). */
