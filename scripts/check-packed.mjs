@@ -13,15 +13,7 @@
 // Prints a table and exits 1 naming what failed. Needs built packages (`pnpm build`) and the npm registry
 // (third-party dependencies). Usage: node scripts/check-packed.mjs [--keep]
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -583,7 +575,8 @@ function finish() {
     join(root, '.packed-check', 'results.json'),
     `${JSON.stringify({ passed: rows.length - failed, failed, seconds: Number(total), rows }, null, 2)}\n`,
   );
-  if (!keep) rmSync(work, { recursive: true, force: true });
+  // The installs are large (about 1 GB of node_modules): removed in the background, not waited for.
+  if (!keep) spawn('rm', ['-rf', work], { detached: true, stdio: 'ignore' }).unref();
   else console.log(`kept ${work}`);
   if (failed > 0) {
     console.error(
