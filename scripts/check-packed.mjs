@@ -521,7 +521,7 @@ if (fullOk) {
   // 4. Scaffolds, from the installed CLI, installed from the tarballs (dev tools from the registry).
   for (const kind of ['adapter', 'estimator']) {
     await check(
-      `skillrl init ${kind}: npm install (tarballs), npm test, npm run build, skillrl run run.yaml`,
+      `skillrl init ${kind}: npm install (tarballs), npm test, npm run build, skillrl run run.yaml, by name`,
       async () => {
         const dir = join(work, `my-${kind}`);
         await skillrl(full, ['init', kind, dir], work);
@@ -551,7 +551,17 @@ if (fullOk) {
         const { out } = await skillrl(full, ['run', 'run.yaml', '--json'], dir);
         const result = JSON.parse(out.trim().split('\n').at(-1));
         assert(result.status === 'completed', `run: ${out}`);
-        return `${passed ?? '?'} tests passed, run ${result.ran} rollouts`;
+        // By package name, once installed elsewhere: packed, installed beside skillrl, named in a config.
+        run('npm', ['pack', '--pack-destination', tarballs, '--loglevel=error'], { cwd: dir });
+        npmInstall(full, ['--no-save', join(tarballs, `my-${kind}-0.1.0.tgz`)]);
+        const named = readFileSync(join(dir, 'run.yaml'), 'utf8')
+          .replace('{ package: "./" }', `{ package: "my-${kind}" }`)
+          .replace('package: "./"', `package: "my-${kind}"`)
+          .replace('"./random-agent.mjs"', `"${join(dir, 'random-agent.mjs')}"`);
+        assert(named.includes(`"my-${kind}"`), 'run.yaml names the package by path as "./"');
+        const byName = writeYaml(join(full, `by-name-${kind}.yaml`), [named]);
+        await skillrl(full, ['check', byName], full);
+        return `${passed ?? '?'} tests passed, run ${result.ran} rollouts; by name from an install: check ok`;
       },
     );
   }
