@@ -9,5 +9,6 @@ export {
   SKILL_DESCRIPTION_MAX,
   SKILL_NAME_MAX,
   type SkillValidation,
+  type ValidateSkillOptions,
   validateSkill,
 } from './validate-skill.js';
