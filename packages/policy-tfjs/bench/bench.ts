@@ -3,10 +3,11 @@
 // Environment: BENCH_MINUTES (learning curve length, default 6), BENCH_EVERY (steps between evaluations,
 // default 20), BENCH_REPS (timed trainer updates, default 5), PYTHON (an interpreter with torch and numpy;
 // default /usr/bin/python3 when it has them).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Skill, Task, TaskAdapter, Trajectory } from '@skillrl/core';
 import household from '@skillrl/task-household';
@@ -274,16 +275,16 @@ function lastLine(r: { stderr: string; error?: Error }): string {
   return r.error?.message ?? (r.stderr.trim().split('\n').at(-1) || 'failed');
 }
 
-interface TorchResult {
-  median_ms: number;
-  min_ms: number;
+/** A PyTorch process serving updates one line at a time (`torch_step.py --serve`). */
+interface TorchServer {
   torch: string;
   python: string;
-  metrics: Record<string, number>;
-  weights: Record<string, number[]>;
+  update(): Promise<number>;
+  weights(): Promise<Record<string, number[]>>;
+  close(): void;
 }
 
-function torchUpdate(dir: string): TorchResult | { skipped: string } {
+async function startTorch(dir: string): Promise<TorchServer | { skipped: string }> {
   const found = torchPython();
   if ('skipped' in found) return found;
   // The bench runs bundled from node_modules/.cache/skillrl-bench; the script stays in bench/.
@@ -291,89 +292,140 @@ function torchUpdate(dir: string): TorchResult | { skipped: string } {
     existsSync(f),
   );
   if (!script) return { skipped: 'bench/torch_step.py not found' };
-  const run = spawnSync(found.python, [script, dir, String(REPS)], {
-    encoding: 'utf8',
-    maxBuffer: 256 * 1024 * 1024,
+  const child = spawn(found.python, [script, dir, '--serve'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += String(chunk);
   });
-  if (run.status !== 0) return { skipped: `${found.python} ${script}: ${lastLine(run)}` };
-  return JSON.parse(run.stdout.trim().split('\n').at(-1) as string) as TorchResult;
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const next = async (): Promise<Record<string, unknown>> => {
+    const line = await lines.next();
+    if (line.done) throw new Error(stderr.trim().split('\n').at(-1) ?? 'torch_step.py exited');
+    return JSON.parse(line.value) as Record<string, unknown>;
+  };
+  const ask = async (command: string) => {
+    child.stdin.write(`${command}\n`);
+    return next();
+  };
+  try {
+    const hello = await next();
+    return {
+      torch: String(hello.torch),
+      python: String(hello.python),
+      update: async () => (await ask('update')).ms as number,
+      weights: async () => (await ask('weights')).weights as Record<string, number[]>,
+      close: () => {
+        child.stdin.end('quit\n');
+      },
+    };
+  } catch (error) {
+    child.kill();
+    return { skipped: `${found.python} ${script}: ${(error as Error).message}` };
+  }
 }
 
+/**
+ * Each backend's two tfjs trainers and PyTorch take turns on the same batch (an update each, REPS times
+ * after a warm-up), so all three run under the same load; the machine is shared.
+ */
 async function trainerSteps(agent: SkillReadingAgent, skills: Skill[]) {
   const { trajectories, advantages } = await trainingBatch(agent, skills);
   const dir = mkdtempSync(join(tmpdir(), 'policy-tfjs-bench-'));
-  let torch: TorchResult | { skipped: string };
-  try {
-    writeTorchBatch(dir, agent, trajectories, advantages);
-    torch = torchUpdate(dir);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  writeTorchBatch(dir, agent, trajectories, advantages);
+  const torch = await startTorch(dir);
   const rows: string[][] = [];
-  const torchMs = 'skipped' in torch ? undefined : torch.median_ms;
-  const ratio = (ms: number) => (torchMs ? (ms / torchMs).toFixed(2) : '-');
-  let handWeights: AgentParameters | undefined;
-  for (const backend of ['wasm', 'cpu'] as BackendChoice[]) {
-    await initBackend({ prefer: backend, fallback: false });
-    for (const gradients of ['hand', 'tfjs'] as const) {
-      const learner = createSkillReadingAgent({ vocabulary: agent.vocabulary, parameters: agent.parameters });
-      const trainer = createTfjsTrainer(learner, { ...TRAINER, gradients });
-      await trainer.update({ trajectories, advantages });
-      const timings: Record<'step_ms' | 'core_ms' | 'pack_ms', number[]> = {
-        step_ms: [],
-        core_ms: [],
-        pack_ms: [],
+  const torchTimes: number[] = [];
+  let weightsNote = '';
+  try {
+    const results: { label: string; step: number[]; core: number[]; pack: number[] }[] = [];
+    if (!('skipped' in torch)) await torch.update();
+    for (const backend of ['wasm', 'cpu'] as BackendChoice[]) {
+      await initBackend({ prefer: backend, fallback: false });
+      const runs = (['hand', 'tfjs'] as const).map((gradients) => {
+        const learner = createSkillReadingAgent({
+          vocabulary: agent.vocabulary,
+          parameters: agent.parameters,
+        });
+        return {
+          gradients,
+          learner,
+          trainer: createTfjsTrainer(learner, { ...TRAINER, gradients }),
+          times: {
+            label: `tfjs-${backend}, ${gradients === 'hand' ? 'hand-written gradients (new)' : 'tfjs autodiff (old)'}`,
+            step: [] as number[],
+            core: [] as number[],
+            pack: [] as number[],
+          },
+        };
+      });
+      for (const run of runs) await run.trainer.update({ trajectories, advantages });
+      // The new path takes turns with PyTorch; the old one (much slower, heavy on memory) runs after them.
+      const [hand, old] = runs as [(typeof runs)[number], (typeof runs)[number]];
+      const timed = async (run: (typeof runs)[number]) => {
+        const m = await run.trainer.update({ trajectories, advantages });
+        run.times.step.push(m.step_ms as number);
+        run.times.core.push((m.ref_ms as number) + (m.grad_ms as number));
+        run.times.pack.push(m.pack_ms as number);
       };
       for (let i = 0; i < REPS; i++) {
-        const m = await trainer.update({ trajectories, advantages });
-        timings.step_ms.push(m.step_ms as number);
-        timings.core_ms.push((m.ref_ms as number) + (m.grad_ms as number));
-        timings.pack_ms.push(m.pack_ms as number);
+        await timed(hand);
+        if (!('skipped' in torch)) torchTimes.push(await torch.update());
       }
-      trainer.dispose();
-      if (backend === 'wasm' && gradients === 'hand') handWeights = learner.parameters;
-      const core = median(timings.core_ms);
+      for (let i = 0; i < REPS; i++) await timed(old);
+      if (backend === 'wasm' && !('skipped' in torch)) {
+        // Both have now taken 1 + REPS updates from the same weights on the same batch.
+        const theirs = await torch.weights();
+        const ours = (runs[0] as (typeof runs)[number]).learner.parameters;
+        let diff = 0;
+        let moved = 0;
+        for (const [name, values] of Object.entries(theirs)) {
+          const key = name as keyof AgentParameters;
+          values.forEach((v, i) => {
+            diff = Math.max(diff, Math.abs(v - (ours[key][i] as number)));
+            moved = Math.max(moved, Math.abs(v - (agent.parameters[key][i] as number)));
+          });
+        }
+        weightsNote = `Same network: after ${REPS + 1} updates from the same weights, PyTorch's weights and the tfjs hand-gradient trainer's (wasm) differ by at most ${diff.toExponential(2)}; the updates moved them by up to ${moved.toFixed(3)}.`;
+      }
+      for (const run of runs) {
+        run.trainer.dispose();
+        results.push(run.times);
+      }
+    }
+    const torchMs = torchTimes.length > 0 ? median(torchTimes) : undefined;
+    for (const r of results) {
+      const core = median(r.core);
       rows.push([
-        `tfjs-${backend}, ${gradients === 'hand' ? 'hand-written gradients (new)' : 'tfjs autodiff (old)'}`,
-        median(timings.step_ms).toFixed(1),
+        r.label,
+        median(r.step).toFixed(1),
         core.toFixed(1),
-        Math.min(...timings.core_ms).toFixed(1),
-        median(timings.pack_ms).toFixed(1),
-        ratio(core),
+        Math.min(...r.core).toFixed(1),
+        median(r.pack).toFixed(1),
+        torchMs ? (core / torchMs).toFixed(2) : '-',
       ]);
     }
-  }
-  if ('skipped' in torch) {
-    rows.push(['pytorch-cpu', `skipped: ${torch.skipped}`, '', '', '', '']);
-  } else {
-    rows.push([
-      `pytorch-cpu (torch ${torch.torch}, ${torch.python}, 1 thread)`,
-      '-',
-      torch.median_ms.toFixed(1),
-      torch.min_ms.toFixed(1),
-      '-',
-      '1.00',
-    ]);
+    if ('skipped' in torch) {
+      rows.push(['pytorch-cpu', `skipped: ${torch.skipped}`, '', '', '', '']);
+    } else {
+      rows.push([
+        `pytorch-cpu (torch ${torch.torch}, ${torch.python}, 1 thread)`,
+        '-',
+        (torchMs as number).toFixed(1),
+        Math.min(...torchTimes).toFixed(1),
+        '-',
+        '1.00',
+      ]);
+    }
+  } finally {
+    if (!('skipped' in torch)) torch.close();
+    rmSync(dir, { recursive: true, force: true });
   }
   const decisions = trajectories.reduce((a, t) => a + t.steps.length, 0);
   console.log(
-    `Trainer update on one batch of 64 household episodes (${decisions} decisions; ${JSON.stringify(TRAINER)}, PPO clip + dual clip, Adam), ${REPS} timed updates after a warm-up. "step" is what PyTorch also runs (the frozen skill reader's terms, the reference pass, ${TRAINER.miniBatches} mini-batch steps); "update" adds unpacking the JSON records (pack: memories, word lists, typed arrays):`,
+    `Trainer update on one batch of 64 household episodes (${decisions} decisions; ${JSON.stringify(TRAINER)}, PPO clip + dual clip, Adam), ${REPS} timed updates each after a warm-up; the new path took turns with PyTorch (${torchTimes.length} timed updates), the old one ran after them. "step" is what PyTorch also runs (the frozen skill reader's terms, the reference pass, ${TRAINER.miniBatches} mini-batch steps); "update" adds unpacking the JSON records (pack: memories, word lists, typed arrays):`,
   );
   table(['implementation', 'update ms', 'step ms', 'step min ms', 'pack ms', 'step ÷ PyTorch'], rows);
-  if (!('skipped' in torch) && handWeights) {
-    let diff = 0;
-    let scale = 0;
-    for (const [name, values] of Object.entries(torch.weights)) {
-      const ours = handWeights[name as keyof AgentParameters];
-      values.forEach((v, i) => {
-        diff = Math.max(diff, Math.abs(v - (ours[i] as number)));
-        scale = Math.max(scale, Math.abs(v - (agent.parameters[name as keyof AgentParameters][i] as number)));
-      });
-    }
-    console.log(
-      `Same network: after the ${REPS + 1} updates, PyTorch's weights and the tfjs hand-gradient trainer's differ by at most ${diff.toExponential(2)} (the updates moved them by up to ${scale.toFixed(3)}).\n`,
-    );
-  }
+  if (weightsNote) console.log(`${weightsNote}\n`);
 }
 
 async function successRate(

@@ -15,7 +15,9 @@ update, exactly what `createTfjsTrainer(..., { gradients: 'hand' })` computes:
 
 Prints one JSON line: median and min ms per update over the timed reps (after one warm-up update), the
 torch version, and the weights after all updates (for the bench to compare with the TS trainer's).
-Usage: python3 torch_step.py <dir> [reps]
+With --serve it answers lines on stdin instead, so the bench can interleave its updates with tfjs's under
+the same load: "update" runs one and answers {"ms": ...}; "weights" answers the weights and metrics so far.
+Usage: python3 torch_step.py <dir> [reps] | python3 torch_step.py <dir> --serve
 """
 import json
 import sys
@@ -89,7 +91,7 @@ def aggregate(x, mask, mode, T):
 
 def main():
     directory = sys.argv[1]
-    reps = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+    reps = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] != "--serve" else 7
     m, a = load(directory)
     o = m["options"]
     d, H, T = m["dim"], m["hidden"], m["T"]
@@ -138,6 +140,24 @@ def main():
                 }
         return metrics
 
+    def weights():
+        return {k: params[k].detach().reshape(-1).tolist() for k in TRAINED}
+
+    if len(sys.argv) > 2 and sys.argv[2] == "--serve":
+        metrics = {}
+        print(json.dumps({"ready": True, "torch": torch.__version__, "python": sys.executable}), flush=True)
+        for line in sys.stdin:
+            command = line.strip()
+            if command == "update":
+                start = time.perf_counter()
+                metrics = update()
+                print(json.dumps({"ms": (time.perf_counter() - start) * 1000}), flush=True)
+            elif command == "weights":
+                print(json.dumps({"metrics": metrics, "weights": weights()}), flush=True)
+            else:
+                break
+        return
+
     times = []
     metrics = {}
     for _ in range(reps + 1):
@@ -151,7 +171,7 @@ def main():
         "torch": torch.__version__,
         "python": sys.executable,
         "metrics": metrics,
-        "weights": {k: params[k].detach().reshape(-1).tolist() for k in TRAINED},
+        "weights": weights(),
     }))
 
 

@@ -17,8 +17,9 @@ export interface NetworkPass {
   /** Per decision: hidden state [N, H] and query [N, d]. */
   hidden: Float64Array;
   query: Float64Array;
-  /** Per candidate: log π [K]. */
+  /** Per candidate: log π and π [K]. */
   candLogProbs: Float64Array;
+  candProbs: Float64Array;
 }
 
 /** The trained parameters' gradients (the prior's is absent: it is frozen here). */
@@ -112,33 +113,25 @@ export function forwardDecisions(
   const hidden = new Float64Array(N * H);
   const query = new Float64Array(N * d);
   const theta = new Float64Array(F);
-  const ctx = new Float64Array(W);
   const candLogProbs = new Float64Array(K);
+  const candProbs = new Float64Array(K);
   const logProbs = new Float64Array(batch.B * batch.T);
   const entropy = new Float64Array(batch.B * batch.T);
-  const { context, candStart, candList, feats, invTemp } = batch;
+  const { contextSlot, candStart, candList, feats, invTemp } = batch;
+  const slotPre = slotProducts(vecs, WhT, batch, d, H);
   for (let n = 0; n < N; n++) {
-    gatherContext(ctx, vecs, d, context, n);
     const h0 = n * H;
-    for (let k = 0; k < H; k++) {
-      let acc = bh[k] as number;
-      const w0 = k * W;
-      for (let i = 0; i < W; i++) acc += (ctx[i] as number) * (WhT[w0 + i] as number);
-      hidden[h0 + k] = Math.tanh(acc);
+    for (let k = 0; k < H; k++) hidden[h0 + k] = bh[k] as number;
+    for (let blk = 0; blk < CONTEXT_BLOCKS; blk++) {
+      const s0 = (contextSlot[n * CONTEXT_BLOCKS + blk] as number) * H;
+      for (let k = 0; k < H; k++) hidden[h0 + k] = (hidden[h0 + k] as number) + (slotPre[s0 + k] as number);
     }
+    for (let k = 0; k < H; k++) hidden[h0 + k] = Math.tanh(hidden[h0 + k] as number);
     const q0 = n * d;
     for (let j = 0; j < d; j++) {
-      let acc = 0;
-      const w0 = j * H;
-      for (let k = 0; k < H; k++) acc += (hidden[h0 + k] as number) * (WqT[w0 + k] as number);
-      query[q0 + j] = (u[j] as number) + sq * acc;
+      query[q0 + j] = (u[j] as number) + sq * dot(hidden, h0, WqT, j * H, H);
     }
-    for (let f = 0; f < F; f++) {
-      let acc = 0;
-      const w0 = f * H;
-      for (let k = 0; k < H; k++) acc += (hidden[h0 + k] as number) * (GT[w0 + k] as number);
-      theta[f] = (th0[f] as number) + sg * acc;
-    }
+    for (let f = 0; f < F; f++) theta[f] = (th0[f] as number) + sg * dot(hidden, h0, GT, f * H, H);
     const k0 = candStart[n] as number;
     const k1 = candStart[n + 1] as number;
     const inv = invTemp[n] as number;
@@ -154,20 +147,44 @@ export function forwardDecisions(
       if (z > max) max = z;
     }
     let sum = 0;
-    for (let c = k0; c < k1; c++) sum += Math.exp((candLogProbs[c] as number) - max);
+    for (let c = k0; c < k1; c++) {
+      const e = Math.exp((candLogProbs[c] as number) - max);
+      candProbs[c] = e;
+      sum += e;
+    }
     const logZ = max + Math.log(sum);
+    const invSum = 1 / sum;
     let ent = 0;
     for (let c = k0; c < k1; c++) {
       const lp = (candLogProbs[c] as number) - logZ;
+      const p = (candProbs[c] as number) * invSum;
       candLogProbs[c] = lp;
-      ent -= Math.exp(lp) * lp;
+      candProbs[c] = p;
+      ent -= p * lp;
     }
     const at = batch.position[n] as number;
     const chosen = batch.chosen[n] as number;
     logProbs[at] = chosen >= 0 ? (candLogProbs[k0 + chosen] as number) : 0;
     entropy[at] = ent;
   }
-  return { logProbs, entropy, vecs, hidden, query, candLogProbs };
+  return { logProbs, entropy, vecs, hidden, query, candLogProbs, candProbs };
+}
+
+/** Σ a[i..i+n)·b[j..j+n), in four interleaved sums (a single sum is one long chain of dependent adds). */
+function dot(a: Float64Array, i: number, b: Float64Array, j: number, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let x = 0;
+  for (; x + 3 < n; x += 4) {
+    s0 += (a[i + x] as number) * (b[j + x] as number);
+    s1 += (a[i + x + 1] as number) * (b[j + x + 1] as number);
+    s2 += (a[i + x + 2] as number) * (b[j + x + 2] as number);
+    s3 += (a[i + x + 3] as number) * (b[j + x + 3] as number);
+  }
+  for (; x < n; x++) s0 += (a[i + x] as number) * (b[j + x] as number);
+  return s0 + s1 + (s2 + s3);
 }
 
 function transpose(m: Float32Array, rows: number, cols: number): Float64Array {
@@ -176,19 +193,29 @@ function transpose(m: Float32Array, rows: number, cols: number): Float64Array {
   return out;
 }
 
-/** The mean embeddings of decision n's context blocks, end to end, into `ctx` [CONTEXT_BLOCKS·d]. */
-function gatherContext(
-  ctx: Float64Array,
+/**
+ * Each context slot's share of the hidden pre-activation, vec(list)·W_h[block rows] [slots, H], from W_hᵀ:
+ * one product per distinct (block, list) pair instead of one per decision and block.
+ */
+function slotProducts(
   vecs: Float64Array,
+  WhT: Float64Array,
+  batch: DecisionBatch,
   d: number,
-  context: Int32Array,
-  n: number,
-): void {
-  for (let blk = 0; blk < CONTEXT_BLOCKS; blk++) {
-    const v0 = (context[n * CONTEXT_BLOCKS + blk] as number) * d;
-    const c0 = blk * d;
-    for (let j = 0; j < d; j++) ctx[c0 + j] = vecs[v0 + j] as number;
+  H: number,
+): Float64Array {
+  const W = CONTEXT_BLOCKS * d;
+  const { slotList, slotBlock } = batch;
+  const out = new Float64Array(slotList.length * H);
+  for (let s = 0; s < slotList.length; s++) {
+    const list = slotList[s] as number;
+    if (list === 0) continue;
+    const v0 = list * d;
+    const b0 = (slotBlock[s] as number) * d;
+    const o0 = s * H;
+    for (let k = 0; k < H; k++) out[o0 + k] = dot(vecs, v0, WhT, k * W + b0, d);
   }
+  return out;
 }
 
 /**
@@ -206,7 +233,6 @@ export function backwardDecisions(
   const { N } = batch;
   const H = params.hiddenBias.length;
   const F = FEATURE_COUNT;
-  const W = CONTEXT_BLOCKS * d;
   const Wh = Float64Array.from(params.hiddenWeights);
   const Wq = Float64Array.from(params.query);
   const G = Float64Array.from(params.featureGate);
@@ -219,12 +245,12 @@ export function backwardDecisions(
   const gth = new Float64Array(F);
   const gG = new Float64Array(G.length);
   const dVecs = new Float64Array(batch.U * d);
-  const { vecs, hidden, query, candLogProbs, entropy } = pass;
-  const { context, candStart, candList, feats, invTemp, position } = batch;
+  const { vecs, hidden, query, candLogProbs, candProbs, entropy } = pass;
+  const { contextSlot, candStart, candList, feats, invTemp, position } = batch;
+  const dSlot = new Float64Array(batch.slotList.length * H);
   const dq = new Float64Array(d);
   const dTheta = new Float64Array(F);
   const dPre = new Float64Array(H);
-  const ctx = new Float64Array(W);
   for (let n = 0; n < N; n++) {
     const at = position[n] as number;
     const gl = (batch.chosen[n] as number) >= 0 ? (dLogProbs[at] as number) : 0;
@@ -240,7 +266,7 @@ export function backwardDecisions(
     const q0 = n * d;
     for (let c = k0; c < k1; c++) {
       const lp = candLogProbs[c] as number;
-      const p = Math.exp(lp);
+      const p = candProbs[c] as number;
       // d log π_chosen / d z_c = 1[c = chosen] − p_c;  d entropy / d z_c = −p_c·(log p_c + entropy).
       let dz = gl * ((c === chosen ? 1 : 0) - p);
       if (ge !== 0) dz -= ge * p * (lp + ent);
@@ -279,23 +305,29 @@ export function backwardDecisions(
       dPre[k] = dp;
       gbh[k] = (gbh[k] as number) + dp;
     }
-    gatherContext(ctx, vecs, d, context, n);
     for (let blk = 0; blk < CONTEXT_BLOCKS; blk++) {
-      const list = context[n * CONTEXT_BLOCKS + blk] as number;
-      if (list === 0) continue;
-      const v0 = list * d;
-      for (let j = 0; j < d; j++) {
-        const i = blk * d + j;
-        const c = ctx[i] as number;
-        const w0 = i * H;
-        let dc = 0;
-        for (let k = 0; k < H; k++) {
-          const g = dPre[k] as number;
-          gWh[w0 + k] = (gWh[w0 + k] as number) + c * g;
-          dc += (Wh[w0 + k] as number) * g;
-        }
-        dVecs[v0 + j] = (dVecs[v0 + j] as number) + dc;
+      const s0 = (contextSlot[n * CONTEXT_BLOCKS + blk] as number) * H;
+      for (let k = 0; k < H; k++) dSlot[s0 + k] = (dSlot[s0 + k] as number) + (dPre[k] as number);
+    }
+  }
+  // Each slot's gradient into W_h's block rows and into its list's mean embedding.
+  const { slotList, slotBlock } = batch;
+  for (let s = 0; s < slotList.length; s++) {
+    const list = slotList[s] as number;
+    if (list === 0) continue;
+    const v0 = list * d;
+    const s0 = s * H;
+    const b0 = (slotBlock[s] as number) * d;
+    for (let j = 0; j < d; j++) {
+      const c = vecs[v0 + j] as number;
+      const w0 = (b0 + j) * H;
+      let dc = 0;
+      for (let k = 0; k < H; k++) {
+        const g = dSlot[s0 + k] as number;
+        gWh[w0 + k] = (gWh[w0 + k] as number) + c * g;
+        dc += (Wh[w0 + k] as number) * g;
       }
+      dVecs[v0 + j] = (dVecs[v0 + j] as number) + dc;
     }
   }
   const grads: NetworkGradients = {

@@ -19,7 +19,7 @@ import { type PackedBatch, packBatch, slicePackedBatch } from '../model/pack-bat
 import { type AgentParameters, copyParameters } from '../model/parameters.js';
 import { createTfPolicy, type TfPolicy } from '../model/tf-policy.js';
 import { forwardDecisions, skillReads } from '../model/typed-network.js';
-import { handGradientStep } from './hand-gradient-step.js';
+import { createTrainedWeights, handGradientStep, type TrainedWeights } from './hand-gradient-step.js';
 
 /** A core `TrainBatch`, optionally with one advantage per step instead of one per trajectory. */
 export interface TfjsTrainBatch extends TrainBatch {
@@ -136,21 +136,33 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
   const reference = copyParameters(options.reference ?? agent.parameters);
   let policy: TfPolicy | undefined;
   let refPolicy: TfPolicy | undefined;
+  let trained: TrainedWeights | undefined;
   let optimizer: tf.Optimizer | undefined;
-  let synced: AgentParameters | undefined;
+  // The agent's weights each copy last took (a replaced `agent.parameters` means: train from those).
+  let policySynced: AgentParameters | undefined;
+  let trainedSynced: AgentParameters | undefined;
 
-  const ready = async () => {
+  const ready = async (): Promise<tf.Optimizer> => {
     await initBackend(options.backend ? { prefer: options.backend } : {});
+    optimizer ??= tf.train.adam(lr);
+    return optimizer;
+  };
+  // The tfjs twin: autodiff steps and `logProbs`.
+  const tfPolicy = (): TfPolicy => {
     if (!policy) {
       policy = createTfPolicy(agent.parameters, agent.config, agent.vocabulary.size, { name: 'trainee' });
-      synced = agent.parameters;
-      optimizer = tf.train.adam(lr);
-    } else if (synced !== agent.parameters) {
-      // Someone replaced the agent's weights (setParameters, a loaded checkpoint): train from those.
+    } else if (policySynced !== agent.parameters) {
       policy.assign(agent.parameters);
-      synced = agent.parameters;
     }
-    return { policy, optimizer: optimizer as tf.Optimizer };
+    policySynced = agent.parameters;
+    return policy;
+  };
+  // The hand-gradient steps' weights for the optimiser.
+  const trainedWeights = (): TrainedWeights => {
+    if (!trained) trained = createTrainedWeights(agent.parameters);
+    else if (trainedSynced !== agent.parameters) trained.assign(agent.parameters);
+    trainedSynced = agent.parameters;
+    return trained;
   };
 
   const memoriesOf = (t: Trajectory): number[][] => {
@@ -169,7 +181,8 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
   return {
     reference,
     async logProbs(trajectories) {
-      const { policy: p } = await ready();
+      await ready();
+      const p = tfPolicy();
       const rows = trajectories.map((t) => t.steps.map(recordOf));
       const packed = packBatch(rows, {
         vocabularySize: agent.vocabulary.size,
@@ -225,7 +238,7 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
       };
       if (rows.length === 0) return { ...base, loss: 0, pg_loss: 0, step_ms: performance.now() - started };
 
-      const { policy: p, optimizer: opt } = await ready();
+      const opt = await ready();
       const packStarted = performance.now();
       // Dealt round-robin, then laid out mini-batch after mini-batch so each one is a contiguous slice.
       const parts = Math.min(miniBatches, rows.length);
@@ -275,11 +288,12 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
             { vocabularySize: agent.vocabulary.size, T, memories: memories.slice(bounds[m], bounds[m + 1]) },
           ),
         );
+        const w = trainedWeights();
         let params = agent.parameters;
-        // The skill reader is frozen: its term is a constant per candidate, for this update.
-        const reads = packs.map((pack) => skillReads(params.prior, pack));
         packMs = performance.now() - packStarted;
         const refStarted = performance.now();
+        // The skill reader is frozen: its term is a constant per candidate, for this update.
+        const reads = packs.map((pack) => skillReads(params.prior, pack));
         const samePrior = reference.prior.every((v, i) => v === params.prior[i]);
         const refs = options.kl
           ? packs.map(
@@ -297,8 +311,8 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
         for (let epoch = 0; epoch < epochs; epoch++) {
           for (let m = 0; m < parts; m++) {
             const [lo, hi] = [bounds[m] as number, bounds[m + 1] as number];
-            metrics = await handGradientStep(
-              p,
+            const step = await handGradientStep(
+              w,
               params,
               d,
               {
@@ -311,12 +325,15 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
               },
               { optimizer: opt, ...lossOptions },
             );
-            params = p.read();
+            metrics = step.metrics;
+            params = step.parameters;
           }
         }
         gradMs = performance.now() - gradStarted;
         agent.setParameters(params);
+        trainedSynced = agent.parameters;
       } else {
+        const p = tfPolicy();
         const packed = packBatch(
           rows.map((r) => r.records),
           { vocabularySize: agent.vocabulary.size, T, memories },
@@ -359,8 +376,8 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
         }
         gradMs = performance.now() - gradStarted;
         agent.setParameters(p.read());
+        policySynced = agent.parameters;
       }
-      synced = agent.parameters;
       // Where the time went: packing the records, the reference forward pass, the optimiser step(s).
       return {
         ...metrics,
@@ -374,9 +391,11 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
     dispose() {
       policy?.dispose();
       refPolicy?.dispose();
+      trained?.dispose();
       optimizer?.dispose();
       policy = undefined;
       refPolicy = undefined;
+      trained = undefined;
       optimizer = undefined;
     },
   };

@@ -1,24 +1,76 @@
 import {
   applyClippedGradients,
+  type FlatMatrixLike,
+  type LossGradientBatch,
   type PolicyStepMetrics,
   policyLossGradients,
   type StepLossOptions,
 } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
 import type { DecisionBatch } from '../model/decision-batch.js';
-import type { AgentParameters } from '../model/parameters.js';
-import type { TfPolicy } from '../model/tf-policy.js';
+import { type AgentParameters, PARAMETER_NAMES, type ParameterName } from '../model/parameters.js';
 import { backwardDecisions, forwardDecisions, type NetworkGradients } from '../model/typed-network.js';
+
+type TrainedName = Exclude<ParameterName, 'prior'>;
+const TRAINED = PARAMETER_NAMES.filter((n): n is TrainedName => n !== 'prior');
+
+/**
+ * The trained weights (all but the frozen prior) end to end in one tfjs variable, for the optimiser. Adam
+ * is elementwise, so one update of the concatenation is the same step as one per weight matrix, in a few
+ * kernels instead of seven times as many.
+ */
+export interface TrainedWeights {
+  readonly variable: tf.Variable;
+  /** Copies the given weights into the variable. */
+  assign(parameters: AgentParameters): void;
+  /** The variable's values as weights, with `prior` (not trained here) copied in. */
+  read(prior: Float32Array): AgentParameters;
+  dispose(): void;
+}
+
+export function createTrainedWeights(parameters: AgentParameters): TrainedWeights {
+  const offsets = new Map<TrainedName, number>();
+  let size = 0;
+  for (const name of TRAINED) {
+    offsets.set(name, size);
+    size += parameters[name].length;
+  }
+  const sizes = new Map(TRAINED.map((n) => [n, parameters[n].length]));
+  const flatten = (p: AgentParameters) => {
+    const out = new Float32Array(size);
+    for (const name of TRAINED) out.set(p[name], offsets.get(name));
+    return out;
+  };
+  const variable = tf.variable(tf.tensor1d(flatten(parameters)), true, `trained_weights_${nextId++}`);
+  return {
+    variable,
+    assign(p) {
+      tf.tidy(() => variable.assign(tf.tensor1d(flatten(p))));
+    },
+    read(prior) {
+      const values = variable.dataSync() as Float32Array;
+      const out = { prior: prior.slice() } as AgentParameters;
+      for (const name of TRAINED) {
+        const at = offsets.get(name) as number;
+        out[name] = values.slice(at, at + (sizes.get(name) as number));
+      }
+      return out;
+    },
+    dispose() {
+      variable.dispose();
+    },
+  };
+}
 
 export interface HandGradientBatch {
   decisions: DecisionBatch;
   /** The frozen skill reader's term per candidate (`skillReads`). */
   reads: Float64Array;
+  /** `[B, T]` each, as rows or row-major. */
   mask: number[][];
-  advantages: number[][];
-  oldLogProbs?: number[][];
-  /** Reference log-probs, `[B, T]` row-major. */
-  refLogProbs?: Float64Array;
+  advantages: LossGradientBatch['advantages'];
+  oldLogProbs?: FlatMatrixLike;
+  refLogProbs?: FlatMatrixLike;
 }
 
 /**
@@ -27,14 +79,15 @@ export interface HandGradientBatch {
  * KL kind, aggregation and micro-batching it has, on `[B, T]` tensors), `backwardDecisions` chains that into
  * the weights, and tfjs's own optimiser applies it after tensor-ops' global-norm clip. The same step as
  * `policyGradientStep` on `createTfPolicy` with the prior frozen (tested against `tf.variableGrads`).
+ * Returns the step's metrics and the weights after it.
  */
 export async function handGradientStep(
-  policy: TfPolicy,
+  weights: TrainedWeights,
   params: AgentParameters,
   d: number,
   batch: HandGradientBatch,
   options: StepLossOptions & { optimizer: tf.Optimizer; maxGradNorm?: number },
-): Promise<PolicyStepMetrics> {
+): Promise<{ metrics: PolicyStepMetrics; parameters: AgentParameters }> {
   const { optimizer, maxGradNorm, ...lossOptions } = options;
   const pass = forwardDecisions(params, batch.decisions, d, batch.reads);
   const loss = await policyLossGradients(
@@ -49,25 +102,29 @@ export async function handGradientStep(
     lossOptions,
   );
   const grads = backwardDecisions(params, batch.decisions, d, pass, loss.dLogProbs, loss.dEntropy);
-  const tensors = gradientTensors(policy, grads);
+  const flat = tf.tensor1d(flattenGradients(grads));
   try {
     const applied = await applyClippedGradients(
       optimizer,
-      tensors,
+      { [weights.variable.name]: flat },
       maxGradNorm !== undefined ? { maxGradNorm } : {},
     );
-    return { ...loss.metrics, ...applied };
+    return { metrics: { ...loss.metrics, ...applied }, parameters: weights.read(params.prior) };
   } finally {
-    tf.dispose(Object.values(tensors));
+    flat.dispose();
   }
 }
 
-/** The gradients as float32 tensors keyed by the policy's variable names, as `applyGradients` takes them. */
-function gradientTensors(policy: TfPolicy, grads: NetworkGradients): Record<string, tf.Tensor> {
-  const out: Record<string, tf.Tensor> = {};
-  for (const [name, values] of Object.entries(grads) as [keyof NetworkGradients, Float64Array][]) {
-    const variable = policy.variables[name];
-    out[variable.name] = tf.tensor(Float32Array.from(values), variable.shape);
+function flattenGradients(grads: NetworkGradients): Float32Array {
+  let size = 0;
+  for (const name of TRAINED) size += grads[name].length;
+  const out = new Float32Array(size);
+  let at = 0;
+  for (const name of TRAINED) {
+    out.set(grads[name], at);
+    at += grads[name].length;
   }
   return out;
 }
+
+let nextId = 0;
