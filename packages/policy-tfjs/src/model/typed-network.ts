@@ -34,43 +34,103 @@ export function skillReads(prior: ArrayLike<number>, batch: DecisionBatch): Floa
   const [beta, tau, kappa, mu] = [prior[0], prior[1], prior[2], prior[3]] as [number, number, number, number];
   const out = new Float64Array(batch.K);
   const { candStart, clauseStart, simStart, simClause, simValue, done, rank, sign } = batch;
-  let att = new Float64Array(64);
-  let sims = new Float64Array(64);
   let base = new Float64Array(64);
+  let att = new Float64Array(64);
+  let last = new Int32Array(64).fill(-1);
   for (let n = 0; n < batch.N; n++) {
     const c0 = clauseStart[n] as number;
     const S = (clauseStart[n + 1] as number) - c0;
     if (S === 0) continue;
-    if (S > att.length) {
-      att = new Float64Array(S);
-      sims = new Float64Array(S);
+    if (S > base.length) {
       base = new Float64Array(S);
+      att = new Float64Array(S);
+      last = new Int32Array(S).fill(-1);
     }
-    for (let s = 0; s < S; s++) base[s] = -kappa * (done[c0 + s] as number) - mu * (rank[c0 + s] as number);
+    // A candidate's attention logits are the decision's base ones except where it matches a clause, so
+    // the base part of the softmax's denominator is summed once per decision (shifted by m0 ≥ every base
+    // logit and the null clause's 0), and each candidate swaps in only its few matching clauses.
+    let m0 = 0;
+    for (let s = 0; s < S; s++) {
+      const b = -kappa * (done[c0 + s] as number) - mu * (rank[c0 + s] as number);
+      base[s] = b;
+      if (b > m0) m0 = b;
+    }
+    let e0 = 0;
+    for (let s = 0; s < S; s++) e0 += Math.exp((base[s] as number) - m0);
     for (let k = candStart[n] as number; k < (candStart[n + 1] as number); k++) {
-      const e0 = simStart[k] as number;
-      const e1 = simStart[k + 1] as number;
-      if (e0 === e1) continue;
-      sims.fill(0, 0, S);
-      for (let e = e0; e < e1; e++) sims[simClause[e] as number] = simValue[e] as number;
-      // The null clause (logit 0, value 0) lets an action attend to nothing when no pending clause fits.
-      let max = 0;
-      for (let s = 0; s < S; s++) {
-        const v = tau * (sims[s] as number) + (base[s] as number);
-        att[s] = v;
-        if (v > max) max = v;
+      const first = simStart[k] as number;
+      const end = simStart[k + 1] as number;
+      if (first === end) continue;
+      // A clause listed twice counts with its last similarity, as in `scoreDecision`.
+      for (let e = first; e < end; e++) last[simClause[e] as number] = e;
+      let m = m0;
+      let dense = !(tau >= 0);
+      for (let e = first; e < end; e++) {
+        const s = simClause[e] as number;
+        if (last[s] !== e) continue;
+        const v = simValue[e] as number;
+        if (!(v >= 0) || s >= S) dense = true;
+        const a = tau * v + (base[s] as number);
+        if (a > m) m = a;
       }
-      let z = Math.exp(-max);
-      let num = 0;
-      for (let s = 0; s < S; s++) {
-        const e = Math.exp((att[s] as number) - max);
-        z += e;
-        num += e * (sign[c0 + s] as number) * (sims[s] as number);
+      if (dense) {
+        out[k] = denseRead(beta, tau, base, att, S, sign, c0, simClause, simValue, first, end);
+      } else {
+        // With τ·sim ≥ 0 every swapped-in term is at least the one it replaces, so the denominator is at
+        // least the base sum: the subtraction below loses nothing beyond rounding.
+        let z = Math.exp(-m) + e0 * Math.exp(m0 - m);
+        let num = 0;
+        for (let e = first; e < end; e++) {
+          const s = simClause[e] as number;
+          if (last[s] !== e) continue;
+          const v = simValue[e] as number;
+          const b = base[s] as number;
+          const x = Math.exp(tau * v + b - m);
+          z += x - Math.exp(b - m);
+          num += x * (sign[c0 + s] as number) * v;
+        }
+        out[k] = (beta * num) / z;
       }
-      out[k] = (beta * num) / z;
+      for (let e = first; e < end; e++) last[simClause[e] as number] = -1;
     }
   }
   return out;
+}
+
+/** The reader's term for one candidate over all S clauses, as `scoreDecision` computes it. */
+function denseRead(
+  beta: number,
+  tau: number,
+  base: Float64Array,
+  att: Float64Array,
+  S: number,
+  sign: Float64Array,
+  c0: number,
+  simClause: Int32Array,
+  simValue: Float64Array,
+  first: number,
+  end: number,
+): number {
+  const sims = new Float64Array(S);
+  for (let e = first; e < end; e++) {
+    const s = simClause[e] as number;
+    if (s < S) sims[s] = simValue[e] as number;
+  }
+  // The null clause (logit 0, value 0) lets an action attend to nothing when no pending clause fits.
+  let max = 0;
+  for (let s = 0; s < S; s++) {
+    const v = tau * (sims[s] as number) + (base[s] as number);
+    att[s] = v;
+    if (v > max) max = v;
+  }
+  let z = Math.exp(-max);
+  let num = 0;
+  for (let s = 0; s < S; s++) {
+    const e = Math.exp((att[s] as number) - max);
+    z += e;
+    num += e * (sign[c0 + s] as number) * (sims[s] as number);
+  }
+  return (beta * num) / z;
 }
 
 /** Mean embedding of every distinct list: Σ w·E[id] over its entries. */
@@ -138,8 +198,7 @@ export function forwardDecisions(
     let max = -Infinity;
     for (let c = k0; c < k1; c++) {
       const a0 = (candList[c] as number) * d;
-      let s = reads ? (reads[c] as number) : 0;
-      for (let j = 0; j < d; j++) s += (vecs[a0 + j] as number) * (query[q0 + j] as number);
+      let s = (reads ? (reads[c] as number) : 0) + dot(vecs, a0, query, q0, d);
       const x0 = c * F;
       for (let f = 0; f < F; f++) s += (feats[x0 + f] as number) * (theta[f] as number);
       const z = s * inv;

@@ -186,6 +186,23 @@ describe('hand-written gradients', () => {
       await trainer.update({ trajectories: batch, advantages: batch.map((t) => t.reward - 0.3) });
     }
     expect(tf.memory().numTensors).toBe(tensors);
+    // The tfjs twin behind `logProbs` follows the weights the hand-gradient steps wrote into the agent.
+    const recomputed = await trainer.logProbs(batch);
+    const decisions = packDecisionBatch(records(batch), {
+      vocabularySize: learner.vocabulary.size,
+      memories: memories(batch),
+    });
+    const typed = forwardDecisions(
+      learner.parameters,
+      decisions,
+      learner.config.dim,
+      skillReads(learner.parameters.prior, decisions),
+    );
+    batch.forEach((t, b) => {
+      t.steps.forEach((_, i) => {
+        expect(recomputed[b]?.[i] as number).toBeCloseTo(typed.logProbs[b * decisions.T + i] as number, 4);
+      });
+    });
     trainer.dispose();
   });
 });
