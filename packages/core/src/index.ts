@@ -6,6 +6,8 @@
 // Contracts: the interfaces components implement (types only).
 export type * from './contracts/index.js';
 
+// An LLM agent's per-turn record (messages, tools, reply, prompt token ids), delta-coded per step.
+export * from './chat-turn/index.js';
 // Typed errors, recognisable across package copies with `X.isInstance(e)`.
 export * from './errors/index.js';
 // Seeded, forkable random streams.

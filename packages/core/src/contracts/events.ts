@@ -48,6 +48,12 @@ export interface ValidationEvent extends EventBase {
   step: number;
   validation: ValidationResult;
   curriculum?: CurriculumState;
+  /**
+   * True when no update of the policy happened in this run (its trainer reports `updatesPolicy: false`): the
+   * validation measured the starting policy, and the curriculum decisions it fed (λ, ρ, retirements) were
+   * made against a frozen policy.
+   */
+  frozenPolicy?: boolean;
 }
 
 export interface CheckpointEvent extends EventBase {

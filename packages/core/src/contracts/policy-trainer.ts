@@ -10,4 +10,11 @@ export interface TrainBatch {
 /** In-process tfjs training, or an exporter that writes the batch for an external trainer. */
 export interface PolicyTrainer {
   update(batch: TrainBatch): Promise<TrainMetrics>;
+  /**
+   * Whether `update` changes the policy the agent acts with. `false` for a trainer that only hands batches
+   * on (the built-in `external`: train elsewhere from `skillrl export`): the loop then says that no policy
+   * update happened, and marks every validation, and the curriculum's λ/ρ and retirements read from it, as
+   * decided against a frozen policy. Default true.
+   */
+  readonly updatesPolicy?: boolean;
 }

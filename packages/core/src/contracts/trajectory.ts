@@ -1,3 +1,4 @@
+import type { ChatTurnRecord } from './chat-turn.js';
 import type { SkillRef } from './skill.js';
 import type { Usage } from './usage.js';
 import type { Verdict } from './verdict.js';
@@ -37,6 +38,12 @@ export interface TrajectoryStep {
 export interface TrajectoryStepInfo {
   /** The environment's `StepResult.info` for this step, as it returned it. */
   env?: Record<string, unknown>;
+  /**
+   * What an LLM agent sent and received for this decision (the openai agent of `@skillrl/rollout` writes
+   * it): the request's messages and tools, the reply, the prompt's token ids; delta-coded against the
+   * previous step, expanded by `chatTurnsOf(steps)`.
+   */
+  chat?: ChatTurnRecord;
   [key: string]: unknown;
 }
 

@@ -218,6 +218,7 @@ export const eventSchema = {
         step: { type: 'integer', minimum: 0 },
         validation: { $ref: id('validation-result') },
         curriculum: { $ref: id('curriculum-state') },
+        frozenPolicy: { type: 'boolean' },
       }),
     },
     {

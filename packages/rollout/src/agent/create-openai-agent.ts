@@ -2,6 +2,8 @@ import {
   type Agent,
   type AgentAction,
   type AgentContext,
+  type ChatTurn,
+  type ChatTurnRecord,
   InvalidArgumentError,
   type Usage,
 } from '@skillrl/core';
@@ -17,6 +19,7 @@ import {
 } from '../connection/create-openai-connection.js';
 import { buildTools, decodeToolCall } from './action-tools.js';
 import { buildMessages } from './build-messages.js';
+import { type ChatTurnMemory, createChatTurnMemory, promptTokenIdsOf, replyOf } from './chat-turn-memory.js';
 import { extractTokens } from './extract-tokens.js';
 import { type ActionParser, type ActionParserOptions, createActionParser } from './parse-action.js';
 import {
@@ -53,6 +56,19 @@ export interface OpenAIAgentOptions extends OpenAIConnectionOptions {
   sendSeed?: boolean;
   /** Extra body fields, e.g. `{ return_token_ids: true }` for vLLM. Part of the cache key. */
   extraBody?: Record<string, unknown>;
+  /**
+   * Ask for the token ids of the prompt and of the reply: sends vLLM's `return_token_ids: true` (vLLM ≥
+   * 0.10.2 answers with `prompt_token_ids` and `choices[i].token_ids`). The reply's ids go to
+   * `step.tokenIds`, the prompt's to `step.info.chat.promptTokenIds`. Default false.
+   */
+  returnTokenIds?: boolean;
+  /**
+   * Record each decision's request and reply at `step.info.chat` (core's `ChatTurnRecord`: the messages and
+   * tools exactly as sent, the assistant message as returned, the prompt's token ids when the server sent
+   * them), delta-coded against the previous step so a long episode stays small; `skillrl export` builds
+   * trainer rows from it. Default true.
+   */
+  recordChat?: boolean;
 }
 
 export type OpenAIAgentStats = OpenAIConnectionStats;
@@ -112,6 +128,7 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       body.logprobs = true;
       if (options.topLogprobs !== undefined) body.top_logprobs = options.topLogprobs;
     }
+    if (options.returnTokenIds) body.return_token_ids = true;
     // Folded into 31 bits: llama.cpp and some vLLM versions reject or wrap seeds beyond a 32-bit integer.
     if ((options.sendSeed ?? true) && context.seed !== undefined) body.seed = context.seed % 2_147_483_648;
     if (mode === 'tools') {
@@ -119,6 +136,27 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       body.tool_choice = options.toolChoice ?? 'auto';
     }
     return body;
+  };
+
+  const memory: ChatTurnMemory | undefined =
+    (options.recordChat ?? true) ? createChatTurnMemory() : undefined;
+
+  /** The turn as sent and received, recorded against the episode's previous turn. */
+  const recordTurn = (
+    body: ChatCompletionCreateParamsNonStreaming,
+    response: ChatCompletion,
+    context: AgentContext,
+  ): ChatTurnRecord | undefined => {
+    const choice = response.choices?.[0];
+    if (!memory || !choice) return undefined;
+    const promptTokenIds = promptTokenIdsOf(response);
+    const turn: ChatTurn = {
+      messages: body.messages as ChatTurn['messages'],
+      ...(body.tools ? { tools: body.tools as unknown as NonNullable<ChatTurn['tools']> } : {}),
+      reply: replyOf(choice.message),
+      ...(promptTokenIds ? { promptTokenIds } : {}),
+    };
+    return memory.record(context.history, turn);
   };
 
   const decode = (
@@ -181,7 +219,10 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
         jitterKey: `${context.task.id}/${context.seed ?? ''}/${context.stepIndex}`,
         ...(context.signal ? { signal: context.signal } : {}),
       });
-      return decode(sent.response, sent.latencyMs, sent.usage, context);
+      const action = decode(sent.response, sent.latencyMs, sent.usage, context);
+      const chat = recordTurn(body, sent.response, context);
+      if (chat) action.info = { ...action.info, chat };
+      return action;
     },
     stats: () => connection.stats(),
     close: () => connection.close(),

@@ -1,3 +1,4 @@
+import { fakePromptTokenIds } from './fake-chat-template.js';
 import { fakeLogProbs, fakeTokenId, fakeTokenize } from './fake-tokens.js';
 import type { NormalizedReply } from './normalize-reply.js';
 import type { FakeChatRequest } from './types.js';
@@ -70,6 +71,8 @@ export function buildCompletion({ reply, request, index, seed }: CompletionInput
     system_fingerprint: 'fake',
     choices: [choice],
     usage: reply.usage,
+    // vLLM (>= 0.10.2) answers `return_token_ids` with the prompt's ids too, at the top of the response.
+    ...(request.return_token_ids === true ? { prompt_token_ids: fakePromptTokenIds(request) } : {}),
   };
 }
 
@@ -95,7 +98,11 @@ export function buildStreamChunks({
     choices: [{ index: 0, delta, logprobs: null, finish_reason: null, ...extra }],
   });
   const tokens = generatedTokens(reply);
-  const chunks: Record<string, unknown>[] = [chunk({ role: 'assistant', content: '' })];
+  // vLLM sends the prompt's ids once, on the first chunk.
+  const first = chunk({ role: 'assistant', content: '' });
+  const chunks: Record<string, unknown>[] = [
+    request.return_token_ids === true ? { ...first, prompt_token_ids: fakePromptTokenIds(request) } : first,
+  ];
   let position = 0;
   const tokenExtras = (token: string): Record<string, unknown> => {
     const extra: Record<string, unknown> = {};

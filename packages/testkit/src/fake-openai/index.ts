@@ -1,4 +1,5 @@
-export { FAKE_VOCAB_SIZE, fakeTokenId, fakeTokenize } from './fake-tokens.js';
+export { FAKE_IM_END, FAKE_IM_START, fakePromptTokenIds } from './fake-chat-template.js';
+export { FAKE_VOCAB_SIZE, fakeLogProbs, fakeTokenId, fakeTokenize } from './fake-tokens.js';
 export { startFakeOpenAI } from './start-fake-openai.js';
 export {
   FAULT_KINDS,

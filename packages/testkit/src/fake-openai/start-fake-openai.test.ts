@@ -1,7 +1,8 @@
 import { InvalidArgumentError } from '@skillrl/core';
 import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeTokenize } from './fake-tokens.js';
+import { fakePromptTokenIds } from './fake-chat-template.js';
+import { fakeTokenId, fakeTokenize } from './fake-tokens.js';
 import { startFakeOpenAI } from './start-fake-openai.js';
 import type { FakeOpenAIServer, FaultKind } from './types.js';
 
@@ -116,6 +117,48 @@ describe('startFakeOpenAI: protocol', () => {
     // Without logprobs, none are sent.
     const plain = await client(server).chat.completions.create(ask('z'));
     expect(plain.choices[0]?.logprobs).toBeNull();
+  });
+
+  it('answers return_token_ids as vLLM does: the reply ids per choice, the prompt ids once', async () => {
+    const server = await start({ script: ['go to shelf 3'] });
+    type WithIds = OpenAI.ChatCompletion & { prompt_token_ids?: number[] };
+    const first = (await client(server).chat.completions.create({
+      ...ask('where now'),
+      return_token_ids: true,
+    } as never)) as WithIds;
+    const reply = (first.choices[0] as { token_ids?: number[] }).token_ids ?? [];
+    expect(reply).toEqual(fakeTokenize('go to shelf 3').map(fakeTokenId));
+    expect(first.prompt_token_ids).toEqual(
+      fakePromptTokenIds({ messages: [{ role: 'user', content: 'where now' }] }),
+    );
+    // A request that replays the reply and adds a turn extends the previous prompt + reply, as a real
+    // template does (special tokens around each message).
+    const next = (await client(server).chat.completions.create({
+      model: 'm',
+      messages: [
+        { role: 'user', content: 'where now' },
+        { role: 'assistant', content: 'go to shelf 3' },
+        { role: 'user', content: 'You see a mug.' },
+      ],
+      return_token_ids: true,
+    } as never)) as WithIds;
+    const before = [...(first.prompt_token_ids ?? []), ...reply];
+    expect(next.prompt_token_ids?.slice(0, before.length)).toEqual(before);
+    // Streaming: on the first chunk only.
+    const stream = await client(server).chat.completions.create({
+      ...ask('x'),
+      stream: true,
+      return_token_ids: true,
+    } as never);
+    const withIds: number[] = [];
+    let i = 0;
+    for await (const chunk of stream as unknown as AsyncIterable<{ prompt_token_ids?: number[] }>) {
+      if (chunk.prompt_token_ids) withIds.push(i);
+      i++;
+    }
+    expect(withIds).toEqual([0]);
+    const plain = (await client(server).chat.completions.create(ask('z'))) as WithIds;
+    expect(plain.prompt_token_ids).toBeUndefined();
   });
 
   it('lists models and 404s unknown routes', async () => {

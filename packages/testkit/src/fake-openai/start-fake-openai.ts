@@ -112,7 +112,8 @@ function corruptArguments(args: string): string {
  * Starts a real OpenAI-compatible HTTP server on 127.0.0.1 for tests: `POST /v1/chat/completions`
  * (plain JSON or `stream: true` server-sent events, tools, log-probs) and `GET /v1/models`, with seeded
  * latency and fault injection. Fake token ids are returned in `choices[i].token_ids` (vLLM's field) when the
- * request asks for `logprobs` or `return_token_ids`.
+ * request asks for `logprobs` or `return_token_ids`, and with `return_token_ids` the prompt's ids too
+ * (`prompt_token_ids`, from a fake ChatML template: `fakePromptTokenIds`).
  */
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAIServer> {
   validateOptions(options);

@@ -1,0 +1,1 @@
+export { applyChatTurn, chatTurnsOf, encodeChatTurn } from './chat-turn-codec.js';
