@@ -24,6 +24,21 @@ export interface GenerationRecord {
   successes?: EpisodeSummary[];
 }
 
+/**
+ * A proposal the loop (or the editor itself) did not accept, and why: a reply with no SKILL.md in it, a skill
+ * that breaks an Agent Skills rule, or a call that returned nothing.
+ */
+export interface RejectedProposal {
+  /** What was wrong, in words an editor can act on (`[name-charset] name: …`, `no SKILL.md in the reply`). */
+  reason: string;
+  /** `reply`: the editor rejected its own model's reply; `invalid`: the skill failed `validateSkill`; `empty`: nothing came back. */
+  kind?: 'reply' | 'invalid' | 'empty';
+  /** The start of the rejected text, when there was one. */
+  excerpt?: string;
+  /** The loop's attempt the proposal came from: 0 for the first call, then one per retry. */
+  attempt?: number;
+}
+
 export interface SkillGenerationContext {
   task: Task;
   generation: number;
@@ -31,6 +46,18 @@ export interface SkillGenerationContext {
   history: readonly GenerationRecord[];
   seed?: number;
   signal?: AbortSignal;
+  /**
+   * A retry: 1 for the first one (absent or 0 on the first call). The loop asks again, with `rejections`,
+   * when a call gave no valid candidate.
+   */
+  attempt?: number;
+  /** What was wrong with this task's earlier proposals in this generation, oldest first (a retry only). */
+  rejections?: readonly RejectedProposal[];
+  /**
+   * Editors that reject replies themselves (an LLM reply with no SKILL.md in it) report each one here, so
+   * the loop can store and count it even when the call returns no candidate.
+   */
+  onReject?: (rejection: RejectedProposal) => void;
 }
 
 /** A proposed skill with whatever the generator needs to learn from it later. */
@@ -50,6 +77,11 @@ export type TrainMetrics = Record<string, number>;
 
 export interface SkillGenerator {
   readonly name?: string;
+  /**
+   * How many `propose` calls the editor takes at once (an API's rate limit, a single in-process model). The
+   * loop proposes for the tasks of a generation concurrently up to the run's concurrency and this limit.
+   */
+  readonly maxConcurrency?: number;
   propose(context: SkillGenerationContext, n: number): Promise<SkillCandidate[]>;
   /** Trainable generators learn from candidate advantages (one per candidate). */
   update?(candidates: readonly SkillCandidate[], advantages: ArrayLike<number>): Promise<TrainMetrics>;

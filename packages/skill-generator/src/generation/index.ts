@@ -1,4 +1,10 @@
 export { episodeSummary } from './episode-summary.js';
+export type {
+  SkillR1Fallback,
+  SkillR1Proposal,
+  SkillR1ProposalAttempt,
+  SkillR1ProposalStats,
+} from './propose-candidates.js';
 export {
   createSkillR1State,
   runSkillR1Generation,

@@ -4,10 +4,12 @@ import {
   formatSkill,
   type Skill,
   type SkillCandidate,
+  type SkillGenerationContext,
   type Task,
   type Trajectory,
 } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
+import type { SkillR1Proposal, SkillR1ProposalAttempt } from './propose-candidates.js';
 import {
   createSkillR1State,
   runSkillR1Generation,
@@ -183,7 +185,15 @@ describe('runSkillR1Generation', () => {
     expect(r.estimatorMetrics).toEqual({ batch: 6 });
     // Best carried: good-1 for a; b ties ok-2 and ok-3, the earliest wins.
     expect(r.tasks).toEqual([
-      { taskId: 'a', skill: skill('good-1'), meanReward: 0.5, bestReward: 1, candidates: 3, inter: 0 },
+      {
+        taskId: 'a',
+        skill: skill('good-1'),
+        meanReward: 0.5,
+        bestReward: 1,
+        candidates: 3,
+        inter: 0,
+        proposals: { calls: 1, failedCalls: 0, rejected: 0, reused: false },
+      },
       {
         taskId: 'b',
         skill: skill('ok-2'),
@@ -191,8 +201,18 @@ describe('runSkillR1Generation', () => {
         bestReward: 0.5,
         candidates: 3,
         inter: 1 / 3 - 0.5,
+        proposals: { calls: 1, failedCalls: 0, rejected: 0, reused: false },
       },
     ]);
+    expect(r.proposals).toEqual({
+      tasks: 2,
+      editorCalls: 1 + 1,
+      failedCalls: 0,
+      rejectedProposals: 0,
+      fallbacks: 0,
+      reusedTasks: 0,
+      reusedCalls: 0,
+    });
     const history = r.state.tasks.a?.history ?? [];
     expect(history.map((h) => h.generation)).toEqual([0, 1]);
     expect(history[1]?.candidates?.map((c) => c.reward)).toEqual([0, 1, 0.5]);
@@ -228,34 +248,242 @@ describe('runSkillR1Generation', () => {
     expect(p.batches[0]?.lambdas).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
-  it('an editor proposing nothing valid leaves the current skill; without one, or invalid, it stops', async () => {
+  it('an editor proposing nothing valid is asked again with the reasons, then the current skill stands', async () => {
     const start = await runSkillR1Generation(base(), ports().value);
-    const empty = ports({ propose: async () => [] });
+    const contexts: SkillGenerationContext[] = [];
+    const attempts: [string, SkillR1ProposalAttempt][] = [];
+    const proposals: SkillR1Proposal[] = [];
+    const bad = ports({
+      async propose(context, n) {
+        contexts.push(context);
+        return Array.from({ length: n }, (_, i) => ({ skill: skill(`Bad_${i}`), text: `Bad_${i}` }));
+      },
+      onAttempt: (taskId, attempt) => {
+        attempts.push([taskId, attempt]);
+      },
+    });
+    const onCandidates = bad.value.onCandidates;
+    bad.value.onCandidates = (taskId, candidates, proposal) => {
+      proposals.push(proposal);
+      return onCandidates?.(taskId, candidates, proposal);
+    };
     const r = await runSkillR1Generation(
-      base({ generation: 1, unit: 'g1', state: start.state }),
-      empty.value,
+      base({ generation: 1, unit: 'g1', state: start.state, proposalRetries: 2, proposalConcurrency: 1 }),
+      bad.value,
     );
-    expect(empty.stored.get('a')).toEqual([
+    // Three calls per task: the first as before, then two retries that carry every earlier rejection.
+    expect(contexts.map((c) => [c.task.id, c.attempt ?? 0, c.rejections?.length ?? 0])).toEqual([
+      ['a', 0, 0],
+      ['a', 1, 3],
+      ['a', 2, 6],
+      ['b', 0, 0],
+      ['b', 1, 3],
+      ['b', 2, 6],
+    ]);
+    expect(contexts[0]?.seed).toBe(createRng(7).fork('g1').seedFor('a'));
+    expect(contexts[1]?.seed).toBe(createRng(7).fork('g1').fork('a').seedFor('retry/1'));
+    expect(contexts[1]?.rejections?.[0]).toEqual({
+      kind: 'invalid',
+      reason: expect.stringContaining('[name-charset] name'),
+      excerpt: 'Bad_0',
+      attempt: 0,
+    });
+    expect(attempts.map(([t, a]) => [t, a.attempt, a.accepted, a.rejections.length])).toEqual([
+      ['a', 0, 0, 3],
+      ['a', 1, 0, 3],
+      ['a', 2, 0, 3],
+      ['b', 0, 0, 3],
+      ['b', 1, 0, 3],
+      ['b', 2, 0, 3],
+    ]);
+    // The current skill stands, marked as the fallback it is, with the rejections stored beside it.
+    expect(bad.stored.get('a')).toEqual([
       {
         skill: skill('ok-start'),
         text: formatSkill(skill('ok-start')),
-        info: { fallback: 'no valid candidate' },
+        info: { fallback: 'current-skill', reason: 'no valid candidate in 3 editor calls' },
       },
     ]);
-    expect(r.tasks.map((t) => t.skill?.name)).toEqual(['ok-start', 'ok-start']);
+    expect(proposals[0]).toMatchObject({ fallback: 'current-skill' });
+    expect(proposals[0]?.attempts).toHaveLength(3);
+    expect(r.tasks.map((t) => [t.skill?.name, t.fallback, t.proposals])).toEqual([
+      ['ok-start', 'current-skill', { calls: 3, failedCalls: 0, rejected: 9, reused: false }],
+      ['ok-start', 'current-skill', { calls: 3, failedCalls: 0, rejected: 9, reused: false }],
+    ]);
+    expect(r.proposals).toEqual({
+      tasks: 2,
+      editorCalls: 6,
+      failedCalls: 0,
+      rejectedProposals: 18,
+      fallbacks: 2,
+      reusedTasks: 0,
+      reusedCalls: 0,
+    });
+    // The generation ran (the fallbacks' episodes); the editor learned nothing from skills it did not write.
+    expect(bad.requests.filter((q) => q.generation === 1)).toHaveLength(1);
+    expect(bad.updates).toEqual([]);
+    expect(r.advantages?.every((a) => a.fallback === true)).toBe(true);
+  });
 
-    const editor = { name: 'package:my-editor', argument: 'evolve.generator' };
+  it('a retry that succeeds is used; a call that throws counts as a failed call; a cancel stops', async () => {
+    const start = await runSkillR1Generation(base(), ports().value);
+    let calls = 0;
+    const flaky = ports({
+      async propose(context, n) {
+        calls++;
+        if (context.task.id === 'a' && !context.attempt) throw new Error('HTTP 500 from the editor');
+        if (context.task.id === 'b' && !context.attempt) {
+          context.onReject?.({ reason: 'no SKILL.md in the reply', excerpt: 'I cannot help.' });
+          return [];
+        }
+        return [{ skill: skill(`good-${context.task.id}`), text: '' }].slice(0, n);
+      },
+    });
+    const r = await runSkillR1Generation(
+      base({ generation: 1, unit: 'g1', state: start.state }),
+      flaky.value,
+    );
+    expect(calls).toBe(4);
+    expect(r.tasks.map((t) => [t.skill?.name, t.fallback, t.proposals])).toEqual([
+      ['good-a', undefined, { calls: 2, failedCalls: 1, rejected: 0, reused: false }],
+      ['good-b', undefined, { calls: 2, failedCalls: 0, rejected: 1, reused: false }],
+    ]);
+    expect(r.proposals).toMatchObject({ editorCalls: 4, failedCalls: 1, rejectedProposals: 1, fallbacks: 0 });
+    expect(flaky.updates).toHaveLength(1);
+
+    const controller = new AbortController();
+    const cancelled = ports({
+      async propose() {
+        controller.abort(new Error('stop'));
+        throw new Error('aborted');
+      },
+    });
     await expect(
       runSkillR1Generation(
-        base({ generation: 1, unit: 'g1', state: createSkillR1State(tasks), editor }),
-        ports({ propose: async () => [] }).value,
+        base({ generation: 1, unit: 'g1', state: start.state, signal: controller.signal }),
+        cancelled.value,
       ),
-    ).rejects.toThrow(/evolve\.generator.*package:my-editor proposed no valid candidate for a/);
-    const bad = ports({ propose: async () => [{ skill: skill('Bad_Name'), text: '' }] });
-    await expect(
-      runSkillR1Generation(base({ generation: 1, unit: 'g1', state: start.state, editor }), bad.value),
-    ).rejects.toThrow(/\[name-charset\] name/);
-    expect(bad.requests).toEqual([]);
+    ).rejects.toThrow(/stop|aborted/);
+    expect(cancelled.requests.filter((q) => q.generation === 1)).toEqual([]);
+  });
+
+  it('with no current skill a task that gets nothing valid runs without a skill, honestly recorded', async () => {
+    const p = ports({
+      propose: async (context) => (context.task.id === 'a' ? [] : [{ skill: skill('good-b'), text: '' }]),
+    });
+    const r = await runSkillR1Generation(
+      base({ generation: 1, unit: 'g1', state: createSkillR1State(tasks), proposalRetries: 1 }),
+      p.value,
+    );
+    expect(p.stored.get('a')).toEqual([]);
+    const [request] = p.requests;
+    expect(request?.skills(task('a'))).toBeUndefined();
+    expect(r.tasks[0]).toEqual({
+      taskId: 'a',
+      meanReward: 0,
+      bestReward: 0,
+      candidates: 0,
+      fallback: 'no-skill',
+      proposals: { calls: 2, failedCalls: 0, rejected: 2, reused: false },
+    });
+    // No skill, no history record; the skill-free mean is the next generation's A_inter baseline.
+    expect(r.state.tasks.a).toEqual({ history: [], previousMean: 0 });
+    expect(p.batches[0]?.groupIds).toEqual(['b']);
+    expect(r.advantages?.map((a) => a.taskId)).toEqual(['b']);
+    expect(r.state.generationMeans[1]).toBe(0.5);
+  });
+
+  it('resume: stored failed calls are not sent again, stored proposals not at all', async () => {
+    const start = await runSkillR1Generation(base(), ports().value);
+    const contexts: SkillGenerationContext[] = [];
+    const p = ports({
+      async propose(context) {
+        contexts.push(context);
+        return [{ skill: skill(`good-${context.task.id}`), text: '' }];
+      },
+      storedAttempts: (taskId) =>
+        taskId === 'a'
+          ? [
+              {
+                attempt: 0,
+                seed: 1,
+                requested: 3,
+                accepted: 0,
+                rejections: [{ kind: 'reply', reason: 'no SKILL.md in the reply', attempt: 0 }],
+              },
+            ]
+          : [],
+      storedProposal: (taskId) =>
+        taskId === 'b'
+          ? {
+              candidates: [{ skill: skill('ok-stored'), text: '' }],
+              attempts: [{ attempt: 0, seed: 2, requested: 3, accepted: 1, rejections: [] }],
+            }
+          : undefined,
+    });
+    const r = await runSkillR1Generation(base({ generation: 1, unit: 'g1', state: start.state }), p.value);
+    // Task a continues with its second call, told what was wrong with the first; b is not asked at all.
+    expect(contexts.map((c) => [c.task.id, c.attempt, c.rejections?.map((x) => x.reason)])).toEqual([
+      ['a', 1, ['no SKILL.md in the reply']],
+    ]);
+    expect(r.tasks.map((t) => t.skill?.name)).toEqual(['good-a', 'ok-stored']);
+    expect(r.proposals).toMatchObject({
+      editorCalls: 3,
+      reusedCalls: 2,
+      reusedTasks: 1,
+      rejectedProposals: 1,
+    });
+  });
+
+  it('proposes for the tasks concurrently up to the limit; results and seeds are per task, in task order', async () => {
+    const many = Array.from({ length: 6 }, (_, i) => task(`t${i}`));
+    const start = await runSkillR1Generation(
+      base({ tasks: many, state: createSkillR1State(many) }),
+      ports().value,
+    );
+    let inFlight = 0;
+    let peak = 0;
+    const seen: string[] = [];
+    const run = async (concurrency: number) => {
+      const progress: number[] = [];
+      const p = ports({
+        async propose(context) {
+          inFlight++;
+          peak = Math.max(peak, inFlight);
+          // Later tasks answer first.
+          await new Promise((resolve) => setTimeout(resolve, 30 - 4 * Number(context.task.id.slice(1))));
+          inFlight--;
+          seen.push(context.task.id);
+          return [{ skill: skill(`good-${context.task.id}-${context.seed}`), text: '' }];
+        },
+        onProposed: ({ done }) => {
+          progress.push(done);
+        },
+      });
+      const r = await runSkillR1Generation(
+        base({
+          tasks: many,
+          generation: 1,
+          unit: 'g1',
+          state: start.state,
+          proposalConcurrency: concurrency,
+        }),
+        p.value,
+      );
+      return { r, progress };
+    };
+    peak = 0;
+    const four = await run(4);
+    expect(peak).toBe(4);
+    expect(four.progress).toEqual([1, 2, 3, 4, 5, 6]);
+    peak = 0;
+    const one = await run(1);
+    expect(peak).toBe(1);
+    // Whatever the order calls finished in, each task got its own seed and the outcome is the same.
+    expect(four.r.tasks.map((t) => t.skill?.name)).toEqual(one.r.tasks.map((t) => t.skill?.name));
+    expect(four.r.tasks.map((t) => t.taskId)).toEqual(many.map((t) => t.id));
+    expect(four.r.tasks[2]?.skill?.name).toBe(`good-t2-${createRng(7).fork('g1').seedFor('t2')}`);
+    expect(seen.slice(0, 4)).not.toEqual(['t0', 't1', 't2', 't3']);
   });
 
   it("carry: 'sample' draws in proportion to reward from the seed", async () => {

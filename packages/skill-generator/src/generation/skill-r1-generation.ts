@@ -11,9 +11,17 @@ import type {
   TrainMetrics,
   Trajectory,
 } from '@skillrl/core';
-import { formatSkill, InvalidArgumentError, validateSkill } from '@skillrl/core';
+import { InvalidArgumentError } from '@skillrl/core';
 import type { PlanRolloutsOptions } from '@skillrl/rollout';
 import { episodeSummary } from './episode-summary.js';
+import {
+  type ProposedTask,
+  proposeCandidates,
+  type SkillR1Fallback,
+  type SkillR1Proposal,
+  type SkillR1ProposalAttempt,
+  type SkillR1ProposalStats,
+} from './propose-candidates.js';
 
 /** One task instance's place in the loop. Plain JSON: it is what a checkpoint stores. */
 export interface SkillR1TaskState {
@@ -58,10 +66,28 @@ export interface SkillR1Ports {
   estimate(batch: AdvantageBatch): AdvantageResult;
   /** The editor's update from candidate advantages (`SkillGenerator.update`), called when `train` is set. */
   update?(candidates: readonly SkillCandidate[], advantages: ArrayLike<number>): Promise<TrainMetrics>;
-  /** Candidates an interrupted run stored for this task in this generation: evaluated again, not re-proposed. */
+  /**
+   * What an interrupted run stored for this task in this generation (`onCandidates`' third argument):
+   * evaluated again, not re-proposed.
+   */
+  storedProposal?(taskId: string): SkillR1Proposal | undefined;
+  /** The same from the candidates alone (`[]`: the task ran without a skill), when `storedProposal` is not given. */
   storedCandidates?(taskId: string): SkillCandidate[] | undefined;
-  /** Receives each task's checked candidates before any rollout of the generation (store them here). */
-  onCandidates?(taskId: string, candidates: SkillCandidate[]): void | Promise<void>;
+  /**
+   * Receives each task's candidates, and the editor calls it took, before any rollout of the generation
+   * (store them here). `candidates` is `[]` when the task falls back to running without a skill.
+   */
+  onCandidates?(
+    taskId: string,
+    candidates: SkillCandidate[],
+    proposal: SkillR1Proposal,
+  ): void | Promise<void>;
+  /** Receives each editor call that gave no valid candidate, as it finishes, before the retry (store it here). */
+  onAttempt?(taskId: string, attempt: SkillR1ProposalAttempt): void | Promise<void>;
+  /** The failed calls an interrupted run stored for this task (`onAttempt`): not sent again. */
+  storedAttempts?(taskId: string): readonly SkillR1ProposalAttempt[] | undefined;
+  /** Called as each task's candidates are complete (stored ones first): for a progress display. */
+  onProposed?(progress: { taskId: string; done: number; total: number; stats: SkillR1ProposalStats }): void;
 }
 
 export interface SkillR1GenerationInput {
@@ -94,6 +120,14 @@ export interface SkillR1GenerationInput {
   unit: string;
   /** Names the editor in errors: `name` (`package:my-editor`) and the setting to fix (`evolve.generator`). */
   editor?: { name: string; argument: string };
+  /**
+   * Retries per task when an editor call gives no valid candidate (a reply without a SKILL.md, skills that
+   * fail `validateSkill`, nothing, or the call throws); each retry carries what was wrong in
+   * `context.rejections`. Past them the task falls back (`SkillR1Fallback`). Default 2.
+   */
+  proposalRetries?: number;
+  /** Tasks proposed for at once (the run's concurrency, capped by the editor's `maxConcurrency`). Default 8. */
+  proposalConcurrency?: number;
   signal?: AbortSignal;
 }
 
@@ -110,6 +144,10 @@ export interface SkillR1TaskOutcome {
   candidates?: number;
   /** Mean reward minus the previous generation's (generation ≥ 1, when there was one). */
   inter?: number;
+  /** Generation ≥ 1: what the task ran with when the editor gave no valid candidate. */
+  fallback?: SkillR1Fallback;
+  /** Generation ≥ 1: the task's editor calls, failed calls and rejected proposals. */
+  proposals?: { calls: number; failedCalls: number; rejected: number; reused: boolean };
 }
 
 /** One row of a generation's batch: a candidate of a task with its mean reward and advantage. */
@@ -118,6 +156,8 @@ export interface SkillR1AdvantageRow {
   candidate: number;
   reward: number;
   advantage: number;
+  /** The current skill standing in for an editor that gave nothing valid: not the editor's output, not learned from. */
+  fallback?: true;
 }
 
 export interface SkillR1GenerationResult {
@@ -133,6 +173,11 @@ export interface SkillR1GenerationResult {
   trainMetrics?: Record<string, number>;
   /** Mean reward over the generation's rollouts; absent when nothing ran. */
   mean?: number;
+  /**
+   * Generation ≥ 1: editor calls, failed calls, rejected proposals and fallbacks over the generation's
+   * tasks (stored ones included; `reusedCalls` of the calls were re-read, not sent): for an error budget.
+   */
+  proposals?: SkillR1ProposalStats;
 }
 
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
@@ -162,14 +207,15 @@ function taskState(state: SkillR1State, taskId: string): SkillR1TaskState {
 /**
  * One generation of Skill-R1 (arXiv 2605.09359) over a set of task instances. Generation 0 runs M episodes
  * under each task's starting skill s0, the baseline of A_inter(1). Generation g ≥ 1: the editor proposes K
- * candidates per task from its history H_{g−1} (an editor that proposes nothing valid leaves the current
- * skill standing; an invalid SKILL.md stops the run, naming the rule, before any rollout), the frozen task
- * model runs M episodes under each, the estimator scores the candidates in one two-level batch (λ per sample,
- * the previous generation's mean per instance), the editor learns from it in `grpo` mode, and the best (or a
- * sampled) candidate is carried forward with a history record.
+ * candidates per task from its history H_{g−1}, for all tasks concurrently; a call that gives no valid
+ * candidate is retried with what was wrong, and past the retries the task falls back to its current skill
+ * (or runs without one); the frozen task model runs M episodes under each candidate, the estimator scores
+ * them in one two-level batch (λ per sample, the previous generation's mean per instance), the editor learns
+ * from its own candidates in `grpo` mode, and the best (or a sampled) candidate is carried forward with a
+ * history record.
  *
- * The step keeps no state of its own and writes nothing: the caller persists the returned state, the stored
- * candidates (`onCandidates`) and the batch, and reports the outcomes.
+ * The step keeps no state of its own and writes nothing: the caller persists the returned state, the
+ * proposals (`onCandidates`, `onAttempt`) and the batch, and reports the outcomes and the proposal counts.
  */
 export async function runSkillR1Generation(
   input: SkillR1GenerationInput,
@@ -217,49 +263,6 @@ async function runStart(
   return { state, tasks: outcomes, mean: generationMean };
 }
 
-async function proposeFor(
-  input: SkillR1GenerationInput,
-  task: Task,
-  ts: SkillR1TaskState,
-  ports: SkillR1Ports,
-): Promise<SkillCandidate[]> {
-  const editor = input.editor ?? { name: 'the editor', argument: 'generator' };
-  let candidates = await ports.propose(
-    {
-      task,
-      generation: input.generation,
-      history: ts.history,
-      seed: input.rng.fork(input.unit).seedFor(task.id),
-      ...(ts.current ? { currentSkill: ts.current } : {}),
-      ...(input.signal ? { signal: input.signal } : {}),
-    },
-    input.candidates,
-  );
-  if (!Array.isArray(candidates) || candidates.length === 0) {
-    // An editor may reject every reply (an LLM that ignored the format): the current skill stands.
-    if (!ts.current) {
-      throw new InvalidArgumentError(
-        editor.argument,
-        `${editor.name} proposed no valid candidate for ${task.id}`,
-      );
-    }
-    candidates = [
-      { skill: ts.current, text: formatSkill(ts.current), info: { fallback: 'no valid candidate' } },
-    ];
-  }
-  for (const candidate of candidates) {
-    const check = validateSkill(candidate.skill);
-    if (!check.ok) {
-      const problems = check.problems.map((p) => `[${p.rule}] ${p.field}: ${p.message}`).join('; ');
-      throw new InvalidArgumentError(
-        editor.argument,
-        `${editor.name} proposed an invalid skill: ${problems}`,
-      );
-    }
-  }
-  return candidates;
-}
-
 /** Ties go to the earliest candidate, so the choice is a function of the rewards alone. */
 function carry<T extends { reward: number }>(input: SkillR1GenerationInput, items: T[], taskId: string): T {
   if (input.carry === 'sample') {
@@ -277,36 +280,62 @@ function carry<T extends { reward: number }>(input: SkillR1GenerationInput, item
   return items.reduce((best, item) => (item.reward > best.reward ? item : best));
 }
 
+function checkCount(name: string, value: number | undefined, min: number): void {
+  if (value !== undefined && !(Number.isInteger(value) && value >= min)) {
+    throw new InvalidArgumentError(name, `expected an integer >= ${min}, got ${String(value)}`);
+  }
+}
+
 async function runEditorGeneration(
   input: SkillR1GenerationInput,
   state: SkillR1State,
   ports: SkillR1Ports,
 ): Promise<SkillR1GenerationResult> {
   const g = input.generation;
-  const proposals = new Map<string, SkillCandidate[]>();
-  for (const task of input.tasks) {
-    let candidates = ports.storedCandidates?.(task.id);
-    if (!candidates) {
-      candidates = await proposeFor(input, task, taskState(state, task.id), ports);
-      // Handed over before any rollout: a resumed generation evaluates the very same candidates.
-      await ports.onCandidates?.(task.id, candidates);
-    }
-    proposals.set(task.id, candidates);
-  }
+  checkCount('proposalRetries', input.proposalRetries, 0);
+  checkCount('proposalConcurrency', input.proposalConcurrency, 1);
+  const { byTask, stats } = await proposeCandidates(
+    {
+      generation: g,
+      tasks: input.tasks,
+      candidates: input.candidates,
+      rng: input.rng,
+      unit: input.unit,
+      retries: input.proposalRetries ?? 2,
+      concurrency: input.proposalConcurrency ?? 8,
+      editorName: input.editor?.name ?? 'the editor',
+      ...(input.signal ? { signal: input.signal } : {}),
+      state: (taskId) => taskState(state, taskId),
+    },
+    ports,
+  );
+  const proposed = (task: Task) => byTask.get(task.id) as ProposedTask;
+  const candidatesOf = (task: Task) => proposed(task).proposal.candidates;
   const runs = await ports.runEpisodes({
     tasks: input.tasks,
-    skills: (task) => (proposals.get(task.id) as SkillCandidate[]).map((c) => c.skill),
+    // A task without candidates (the `no-skill` fallback) runs one skill-free group.
+    skills: (task) => {
+      const list = candidatesOf(task);
+      return list.length > 0 ? list.map((c) => c.skill) : undefined;
+    },
     groupSize: input.episodes,
     seed: input.rng.seedFor(input.unit),
     generation: g,
   });
 
-  const flat: { task: Task; candidate: SkillCandidate; index: number; reward: number; runs: Trajectory[] }[] =
-    [];
+  const flat: {
+    task: Task;
+    candidate: SkillCandidate;
+    index: number;
+    reward: number;
+    runs: Trajectory[];
+    fallback: boolean;
+  }[] = [];
   for (const task of input.tasks) {
-    (proposals.get(task.id) as SkillCandidate[]).forEach((candidate, index) => {
+    const fallback = proposed(task).proposal.fallback === 'current-skill';
+    candidatesOf(task).forEach((candidate, index) => {
       const mine = runs.filter((r) => r.taskId === task.id && r.candidate === index);
-      flat.push({ task, candidate, index, reward: mean(mine.map((r) => r.reward)), runs: mine });
+      flat.push({ task, candidate, index, reward: mean(mine.map((r) => r.reward)), runs: mine, fallback });
     });
   }
   // The method's inputs travel in the batch, so any estimator (a package's too) receives them: the
@@ -315,32 +344,67 @@ async function runEditorGeneration(
   if (input.interGeneration) {
     for (const task of input.tasks) {
       const prev = taskState(state, task.id).previousMean;
-      if (prev !== undefined) previousMeans[task.id] = prev;
+      if (prev !== undefined && candidatesOf(task).length > 0) previousMeans[task.id] = prev;
     }
   }
-  const result = ports.estimate({
-    scores: flat.map((f) => f.reward),
-    groupIds: flat.map((f) => f.task.id),
-    instanceIds: flat.map((f) => f.task.id),
-    generations: flat.map(() => g),
-    lambdas: flat.map(() => input.lambda),
-    previousMeans,
-  });
-  const advantages = Array.from(result.advantages);
+  let advantages: number[] = [];
+  let estimatorMetrics: Record<string, number> | undefined;
+  if (flat.length > 0) {
+    const result = ports.estimate({
+      scores: flat.map((f) => f.reward),
+      groupIds: flat.map((f) => f.task.id),
+      instanceIds: flat.map((f) => f.task.id),
+      generations: flat.map(() => g),
+      lambdas: flat.map(() => input.lambda),
+      previousMeans,
+    });
+    advantages = Array.from(result.advantages);
+    estimatorMetrics = result.metrics;
+  }
   let trainMetrics: Record<string, number> | undefined;
-  if (input.train && ports.update) {
+  // The editor learns from its own proposals only: a fallback's current skill is not something it wrote.
+  const learned = flat.map((f, i) => ({ f, i })).filter(({ f }) => !f.fallback);
+  if (input.train && ports.update && learned.length > 0) {
     trainMetrics = await ports.update(
-      flat.map((f) => f.candidate),
-      advantages,
+      learned.map(({ f }) => f.candidate),
+      learned.map(({ i }) => advantages[i] ?? 0),
     );
   }
 
   const outcomes: SkillR1TaskOutcome[] = [];
+  const groupMeans: number[] = [];
   for (const task of input.tasks) {
-    const mine = flat.filter((f) => f.task.id === task.id);
+    const { proposal, reused } = proposed(task);
     const ts = taskState(state, task.id);
+    const interBase = ts.previousMean;
+    const proposals = {
+      calls: proposal.attempts.length,
+      failedCalls: proposal.attempts.filter((a) => a.error !== undefined).length,
+      rejected: proposal.attempts.reduce((n, a) => n + a.rejections.length, 0),
+      reused,
+    };
+    const mine = flat.filter((f) => f.task.id === task.id);
+    if (mine.length === 0) {
+      // No skill to carry and none proposed: the task's episodes ran without one. Their mean is the next
+      // generation's A_inter baseline, as s0's would be; the history gets no record (there is no skill).
+      const free = runs.filter((r) => r.taskId === task.id);
+      const reward = mean(free.map((r) => r.reward));
+      groupMeans.push(reward);
+      ts.previousMean = reward;
+      outcomes.push({
+        taskId: task.id,
+        meanReward: reward,
+        bestReward: reward,
+        candidates: 0,
+        ...(interBase !== undefined ? { inter: reward - interBase } : {}),
+        fallback: 'no-skill',
+        proposals,
+      });
+      continue;
+    }
     const chosen = carry(input, mine, task.id);
     const genMean = mean(mine.map((m) => m.reward));
+    groupMeans.push(...mine.map((m) => m.reward));
     const record = recordFor(
       g,
       chosen.candidate.skill,
@@ -350,7 +414,6 @@ async function runEditorGeneration(
     record.candidates = mine.map((m) => ({ skill: m.candidate.skill, reward: m.reward }));
     ts.history.push(record);
     ts.current = chosen.candidate.skill;
-    const interBase = ts.previousMean;
     ts.previousMean = genMean;
     outcomes.push({
       taskId: task.id,
@@ -359,9 +422,11 @@ async function runEditorGeneration(
       bestReward: chosen.reward,
       candidates: mine.length,
       ...(interBase !== undefined ? { inter: genMean - interBase } : {}),
+      ...(proposal.fallback ? { fallback: proposal.fallback } : {}),
+      proposals,
     });
   }
-  const generationMean = mean(flat.map((f) => f.reward));
+  const generationMean = mean(groupMeans);
   state.generationMeans[g] = generationMean;
   return {
     state,
@@ -371,9 +436,11 @@ async function runEditorGeneration(
       candidate: f.index,
       reward: f.reward,
       advantage: advantages[i] ?? 0,
+      ...(f.fallback ? { fallback: true as const } : {}),
     })),
-    estimatorMetrics: result.metrics,
+    ...(estimatorMetrics ? { estimatorMetrics } : {}),
     ...(trainMetrics ? { trainMetrics } : {}),
     mean: generationMean,
+    proposals: stats,
   };
 }

@@ -1,6 +1,7 @@
 import {
   createRng,
   type GenerationRecord,
+  type RejectedProposal,
   type Skill,
   type SkillGenerationContext,
   type Task,
@@ -9,7 +10,7 @@ import {
 import { createOpenAIChatModel } from '@skillrl/rollout';
 import { type FakeChatRequest, type FakeOpenAIServer, fakeTokenize, startFakeOpenAI } from '@skillrl/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLlmSkillEditor, type RejectedReply } from './create-llm-skill-editor.js';
+import { createLlmSkillEditor, type RejectedReply, renderRejections } from './create-llm-skill-editor.js';
 
 const servers: FakeOpenAIServer[] = [];
 async function serve(options: Parameters<typeof startFakeOpenAI>[0]) {
@@ -252,5 +253,80 @@ describe('createLlmSkillEditor', () => {
       /options\.sampling/,
     );
     await expect(editor.propose(context(), 0)).rejects.toThrow(/expected an integer >= 1/);
+  });
+
+  it("says what was wrong: a retry carries the loop's rejections, a repair round this call's own", async () => {
+    const server = await serve({ script: [GARBAGE, GOOD] });
+    const reported: RejectedProposal[] = [];
+    const editor = createLlmSkillEditor({ model: serial(server), maxRepairs: 1 });
+    const earlier: RejectedProposal[] = [
+      {
+        kind: 'invalid',
+        reason: '[name-charset] name: use lowercase letters',
+        excerpt: 'Heat_Mug',
+        attempt: 0,
+      },
+    ];
+    const [candidate] = await editor.propose(
+      context({ attempt: 1, rejections: earlier, onReject: (r) => reported.push(r) }),
+      1,
+    );
+    expect(candidate?.skill.name).toBe('heat-mug-first');
+    const [first, second] = bodies(server).map((b) => String(b.messages?.[1]?.content));
+    // The retry's first request names the loop's rejection, right before the request for a revision.
+    expect(first).toContain(
+      '## What was wrong with your earlier replies\n\nAn earlier reply for this generation could not be used:\n- [name-charset] name: use lowercase letters (the reply began: "Heat_Mug")',
+    );
+    expect(first).toMatch(/frontmatter first\.\n\n## Your revision \(generation 2\)/);
+    // The repair round adds the reply this call rejected; the loop heard of it through onReject.
+    expect(second).toContain('2 earlier replies for this generation could not be used:');
+    expect(second).toContain(
+      `- no SKILL.md in the reply (expected a \`\`\`markdown block or \`---\` frontmatter) (the reply began: "${GARBAGE}")`,
+    );
+    expect(reported).toEqual([
+      {
+        kind: 'reply',
+        reason: 'no SKILL.md in the reply (expected a ```markdown block or `---` frontmatter)',
+        excerpt: GARBAGE,
+      },
+    ]);
+  });
+
+  it('a first prompt is unchanged by the feedback placeholder; a custom template gets the feedback appended', async () => {
+    const server = await serve({ script: [GOOD] });
+    const editor = createLlmSkillEditor({ model: serial(server) });
+    await editor.propose(context(), 1);
+    const prompt = String(bodies(server)[0]?.messages?.[1]?.content);
+    expect(prompt).not.toContain('What was wrong');
+    expect(prompt).not.toContain('{{');
+    expect(prompt).toMatch(/\n## Your revision \(generation 2\)\n\nWrite the improved SKILL\.md\.$/);
+
+    const custom = createLlmSkillEditor({
+      model: serial(server),
+      template: { system: '', user: 'Improve {{currentSkill}}.' },
+      maxConcurrency: 3,
+    });
+    expect(custom.maxConcurrency).toBe(3);
+    expect(editor.maxConcurrency).toBeUndefined();
+    await custom.propose(
+      context({ attempt: 1, rejections: [{ reason: 'the body was empty', kind: 'reply' }] }),
+      1,
+    );
+    const user = String(bodies(server)[1]?.messages?.[0]?.content);
+    expect(user).toMatch(/^Improve ```markdown[\s\S]*```\.\n\n## What was wrong with your earlier replies\n/);
+    expect(user).toContain('- the body was empty\n');
+    expect(() => createLlmSkillEditor({ model: serial(server), maxConcurrency: 0 })).toThrow(
+      /options\.maxConcurrency/,
+    );
+  });
+
+  it('lists at most the five newest rejections', () => {
+    const many = Array.from({ length: 8 }, (_, i) => ({ reason: `problem ${i}` }));
+    const text = renderRejections(many);
+    expect(text).toContain('8 earlier replies');
+    expect(text).not.toContain('problem 2');
+    expect(text).toContain('- problem 3\n');
+    expect(text).toContain('- (and 3 more)');
+    expect(renderRejections([])).toBe('');
   });
 });

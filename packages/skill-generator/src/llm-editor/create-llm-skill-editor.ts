@@ -5,6 +5,7 @@ import {
   createRng,
   formatSkill,
   InvalidArgumentError,
+  type RejectedProposal,
   type SkillCandidate,
   type SkillGenerationContext,
   type SkillGenerator,
@@ -61,8 +62,17 @@ export interface LlmSkillEditorOptions {
   seed?: number;
   /** How much of the history the prompt carries. */
   history?: SummarizeHistoryOptions & RenderHistoryOptions;
-  /** Called for every rejected reply, e.g. to log it into the run directory. */
+  /**
+   * Called for every rejected reply, e.g. to log it into the run directory. (The loop also learns of each
+   * one through `context.onReject`.)
+   */
   onReject?: (rejected: RejectedReply, context: SkillGenerationContext) => void;
+  /**
+   * How many `propose` calls this editor takes at once (`SkillGenerator.maxConcurrency`): the loop keeps to
+   * it when it proposes for a generation's tasks concurrently. Default: no limit of its own (the run's
+   * concurrency, and the chat model's `concurrency` for requests, still apply).
+   */
+  maxConcurrency?: number;
   /** Default `llm-editor:<model>`. */
   name?: string;
 }
@@ -82,6 +92,36 @@ function checkNumber(name: string, value: number | undefined, ok: (v: number) =>
 
 function excerpt(text: string): string {
   return text.length > 300 ? `${text.slice(0, 299)}…` : text;
+}
+
+/** Rejections a retry prompt lists (the newest), and how much of each rejected reply it quotes. */
+const FEEDBACK_ITEMS = 5;
+const FEEDBACK_QUOTE = 160;
+
+/**
+ * The `{{rejections}}` section: what was wrong with the replies rejected so far in this generation (the
+ * loop's earlier attempts, then this call's earlier rounds), so the model can fix it. Empty when none.
+ */
+export function renderRejections(rejections: readonly RejectedProposal[]): string {
+  if (rejections.length === 0) return '';
+  const shown = rejections.slice(-FEEDBACK_ITEMS);
+  const lines = shown.map((r) => {
+    const quote = r.excerpt?.replace(/\s+/g, ' ').trim();
+    const cut = quote && quote.length > FEEDBACK_QUOTE ? `${quote.slice(0, FEEDBACK_QUOTE - 1)}…` : quote;
+    return `- ${r.reason}${cut ? ` (the reply began: "${cut}")` : ''}`;
+  });
+  const more = rejections.length - shown.length;
+  return [
+    '## What was wrong with your earlier replies',
+    '',
+    `${rejections.length === 1 ? 'An earlier reply' : `${rejections.length} earlier replies`} for this generation could not be used:`,
+    ...lines,
+    ...(more > 0 ? [`- (and ${more} more)`] : []),
+    '',
+    'Fix this: reply with exactly one SKILL.md inside a ```markdown fenced block, frontmatter first.',
+    '',
+    '',
+  ].join('\n');
 }
 
 /** What a repair falls back on: the current skill, else a skill named after the task family. */
@@ -128,6 +168,12 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
     'an integer >= 0',
   );
   checkNumber('options.seed', options.seed, Number.isSafeInteger, 'a safe integer');
+  checkNumber(
+    'options.maxConcurrency',
+    options.maxConcurrency,
+    (v) => Number.isInteger(v) && v >= 1,
+    'an integer >= 1',
+  );
   const sampling = options.sampling ?? 'n';
   if (sampling !== 'n' && sampling !== 'separate') {
     throw new InvalidArgumentError(
@@ -152,7 +198,12 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
     ...(includeSkillBodies === undefined ? {} : { includeSkillBodies }),
   };
 
-  const buildMessages = (context: SkillGenerationContext): ChatMessage[] => {
+  const asksForRejections = /\{\{\s*rejections\s*\}\}/.test(`${template.system}\n${template.user}`);
+  const buildMessages = (
+    context: SkillGenerationContext,
+    rejections: readonly RejectedProposal[],
+  ): ChatMessage[] => {
+    const feedback = renderRejections(rejections);
     const values: Record<EditorPlaceholder, string> = {
       'task.id': context.task.id,
       'task.family': context.task.family,
@@ -162,11 +213,15 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
         ? `\`\`\`markdown\n${formatSkill(context.currentSkill)}\`\`\``
         : 'None yet: write the first skill for this task.',
       history: renderHistory(summarizeHistory(context.history, summarizeOptions), renderOptions),
+      rejections: feedback,
     };
     const messages: ChatMessage[] = [];
     const system = renderEditorTemplate(template.system, values);
     if (system.trim().length > 0) messages.push({ role: 'system', content: system });
-    messages.push({ role: 'user', content: renderEditorTemplate(template.user, values) });
+    let user = renderEditorTemplate(template.user, values);
+    // A template without the placeholder still tells the model what was wrong: a retry must say it.
+    if (feedback && !asksForRejections) user = `${user.trimEnd()}\n\n${feedback.trimEnd()}\n`;
+    messages.push({ role: 'user', content: user });
     return messages;
   };
 
@@ -201,6 +256,7 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
 
   return {
     name: options.name ?? `llm-editor:${model.model}`,
+    ...(options.maxConcurrency !== undefined ? { maxConcurrency: options.maxConcurrency } : {}),
     async propose(context, n) {
       if (!Number.isInteger(n) || n < 1) {
         throw new InvalidArgumentError('n', `expected an integer >= 1 candidates, got ${n}`);
@@ -214,12 +270,17 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
           'expected an array of GenerationRecord ([] at first)',
         );
       }
-      const messages = buildMessages(context);
+      const earlier = Array.isArray(context.rejections) ? context.rejections : [];
       const defaults = defaultsFor(context);
       const rng = createRng(context.seed ?? options.seed ?? 0).fork(`llm-editor/g${context.generation}`);
       const accepted: SkillCandidate[] = [];
       const rejected: RejectedReply[] = [];
       for (let round = 0; round <= maxRepairs && accepted.length < n; round++) {
+        // Each round says what was wrong so far: the loop's earlier attempts, then this call's rounds.
+        const messages = buildMessages(context, [
+          ...earlier,
+          ...rejected.map((r) => ({ kind: 'reply' as const, reason: r.reason, excerpt: r.excerpt })),
+        ]);
         const replies = await sample(messages, n - accepted.length, { round, rng }, context.signal);
         for (const reply of replies) {
           const found = extractSkillText(reply.text);
@@ -233,6 +294,7 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
             const entry = { round, reason: result.reason, excerpt: excerpt(reply.text) };
             rejected.push(entry);
             options.onReject?.(entry, context);
+            context.onReject?.({ kind: 'reply', reason: entry.reason, excerpt: entry.excerpt });
             continue;
           }
           const candidate: SkillCandidate = {

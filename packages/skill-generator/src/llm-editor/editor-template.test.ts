@@ -13,6 +13,7 @@ const values = {
   generation: '2',
   currentSkill: 'SKILL',
   history: 'HISTORY',
+  rejections: '',
 };
 
 describe('editor template', () => {

@@ -11,7 +11,9 @@ export interface EditorTemplate {
  * - `{{task.id}}`, `{{task.family}}`, `{{task.prompt}}`: the task instance x;
  * - `{{generation}}`: the generation being written (1 for the first revision);
  * - `{{currentSkill}}`: the skill carried into this generation as a fenced SKILL.md, or a line saying there is none;
- * - `{{history}}`: H_{g−1} as markdown (`renderHistory`): earlier skills with rewards, failed and successful episodes.
+ * - `{{history}}`: H_{g−1} as markdown (`renderHistory`): earlier skills with rewards, failed and successful episodes;
+ * - `{{rejections}}`: on a retry, what was wrong with the earlier replies (a section ending in a blank line);
+ *   empty otherwise, so a first prompt reads as if the placeholder were not there.
  */
 export const EDITOR_PLACEHOLDERS = [
   'task.id',
@@ -20,6 +22,7 @@ export const EDITOR_PLACEHOLDERS = [
   'generation',
   'currentSkill',
   'history',
+  'rejections',
 ] as const;
 
 export type EditorPlaceholder = (typeof EDITOR_PLACEHOLDERS)[number];
@@ -41,7 +44,7 @@ Task: {{task.prompt}}
 {{currentSkill}}
 
 {{history}}
-## Your revision (generation {{generation}})
+{{rejections}}## Your revision (generation {{generation}})
 
 Write the improved SKILL.md.`;
 

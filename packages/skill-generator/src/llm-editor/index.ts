@@ -3,6 +3,7 @@ export {
   type EditorSampling,
   type LlmSkillEditorOptions,
   type RejectedReply,
+  renderRejections,
 } from './create-llm-skill-editor.js';
 export {
   DEFAULT_EDITOR_SYSTEM,
