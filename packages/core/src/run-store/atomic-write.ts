@@ -6,7 +6,8 @@ let counter = 0;
 /** Prefix of in-flight temp files; a crash can leave one behind, and `openRunStore` removes them. */
 export const TEMP_PREFIX = '.tmp-';
 
-function fsyncDir(dir: string): void {
+/** fsyncs a directory so that a rename or a new entry in it survives power loss (best effort). */
+export function fsyncDir(dir: string): void {
   // Makes the rename itself durable. Some file systems refuse fsync on a directory; the rename is
   // still atomic there, only its durability across power loss is weaker.
   let fd: number | undefined;

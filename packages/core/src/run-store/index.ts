@@ -7,4 +7,12 @@ export {
   type RunStoreOptions,
   type Snapshot,
 } from './open-run-store.js';
+// Read-only, bounded-memory reads of a run directory's streams, whichever layout wrote them.
+export {
+  type ReadRunStreamOptions,
+  readRunStream,
+  readRunStreamLines,
+  type StreamReadNote,
+} from './read-run-stream.js';
+export { SEGMENT_DIR, type StreamFile, streamFiles } from './stream-segments.js';
 export { taskSlug } from './task-slug.js';

@@ -1,22 +1,33 @@
 import {
   closeSync,
   existsSync,
+  fstatSync,
   fsyncSync,
   ftruncateSync,
   mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
+  statSync,
   writeSync,
 } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import type { JsonValue } from '../contracts/json.js';
 import { InvalidArgumentError } from '../errors/invalid-argument-error.js';
 import { RunStoreError } from '../errors/run-store-error.js';
-import { TEMP_PREFIX, writeFileAtomic } from './atomic-write.js';
+import { fsyncDir, TEMP_PREFIX, writeFileAtomic } from './atomic-write.js';
+import { checkStreamName, STREAM_NAME } from './check-stream-name.js';
+import { gzipFileLines, plainFileLines } from './jsonl-lines.js';
+import { listSegments, SEGMENT_DIR, segmentFileName, streamFiles } from './stream-segments.js';
 
-const STREAM_NAME = /^[a-z0-9][a-z0-9_-]*$/;
+/**
+ * A closed segment larger than this (an open file grown by an older version that never rotated) is kept
+ * plain rather than compressed: compressing reads it whole, and readers inflate a gzip segment whole.
+ */
+const MAX_COMPRESSED_SEGMENT = 64 * 1024 * 1024;
 const SNAPSHOT_FILE = /^snapshot-(\d{8})\.json$/;
 export const CHECKPOINT_DIR = 'checkpoints';
 
@@ -28,6 +39,14 @@ export interface RunStoreOptions {
   durability?: 'os' | 'fsync';
   /** Receives recovery warnings (a torn last line dropped, a temp file removed). Defaults to `console.warn`. */
   onWarning?: (message: string) => void;
+  /**
+   * Rotate a stream's open file once it holds at least this many bytes: it becomes a closed segment under
+   * `segments/` (`<stream>.<seq>.n<records>.jsonl.gz`) and a new, empty `<stream>.jsonl` is opened. The open
+   * file stays plain, so the crash guarantees are those of a single file. Default: never rotate.
+   */
+  segmentBytes?: number;
+  /** How closed segments are kept: `'gzip'` (default) or `'none'` (plain `.jsonl`). */
+  compression?: 'gzip' | 'none';
 }
 
 export interface Snapshot<T = JsonValue> {
@@ -57,8 +76,15 @@ export interface RunStore {
   /** Appends one JSON record as one line. */
   append(stream: string, record: JsonValue | object): void;
   appendMany(stream: string, records: readonly (JsonValue | object)[]): void;
-  /** Every complete record of a stream, in order. */
+  /** Every complete record of a stream, in order, across its segments and its open file. */
   read<T = JsonValue>(stream: string): T[];
+  /**
+   * The records of a stream one at a time, in order, in bounded memory (one segment or one 1 MiB chunk at
+   * a time): what a reader of a long run uses instead of `read`.
+   */
+  iterate<T = JsonValue>(stream: string): Generator<T>;
+  /** The raw JSONL lines of a stream, in order (for readers that parse only the records they need). */
+  lines(stream: string): Generator<string>;
   /** Records in a stream (counted, not re-read). */
   count(stream: string): number;
   streams(): string[];
@@ -66,6 +92,11 @@ export interface RunStore {
   writeSnapshot<T>(name: string, value: T): Snapshot<T>;
   /** The newest complete snapshot, if any. */
   latestSnapshot<T = JsonValue>(): Snapshot<T> | undefined;
+  /**
+   * Removes all but the newest `keep` readable snapshots (keep >= 1). Returns the snapshots kept (newest
+   * first) and the files removed, relative to the run directory.
+   */
+  pruneSnapshots<T = JsonValue>(keep: number): { kept: Snapshot<T>[]; removed: string[] };
   /** Atomically writes a file under the run directory (config.json, skills/…/SKILL.md, report.html). */
   writeFile(relativePath: string, data: string | Uint8Array): string;
   readFile(relativePath: string): string | undefined;
@@ -76,16 +107,11 @@ export interface RunStore {
 
 interface StreamState {
   fd: number;
+  /** Records in the stream: closed segments and the open file. */
   count: number;
-}
-
-function checkStreamName(stream: string): void {
-  if (typeof stream !== 'string' || !STREAM_NAME.test(stream)) {
-    throw new InvalidArgumentError(
-      'stream name',
-      `"${String(stream)}"; use lowercase letters, digits, "-" and "_" (e.g. "events", "rollouts")`,
-    );
-  }
+  /** Records and bytes in the open file. */
+  openCount: number;
+  bytes: number;
 }
 
 /**
@@ -98,43 +124,39 @@ function recoverStream(
   report: RecoveryReport,
   warn: (m: string) => void,
 ): number {
-  const data = readFileSync(path);
   let count = 0;
-  let start = 0;
-  let lineNo = 0;
-  while (start < data.length) {
-    const nl = data.indexOf(0x0a, start);
-    lineNo++;
-    if (nl === -1) {
-      // No newline: the final write was cut short. Everything before it is intact.
-      const bytes = data.length - start;
-      const fd = openSync(path, 'r+');
-      try {
-        ftruncateSync(fd, start);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      report.torn.push({ stream, bytes });
-      const message = `${stream}.jsonl: dropped a torn last line (${bytes} bytes after record ${count}); every complete record was kept`;
-      report.warnings.push(message);
-      warn(message);
+  let torn: { start: number; bytes: number } | undefined;
+  // Scanned in chunks: a stream of any length is checked in constant memory.
+  for (const line of plainFileLines(path)) {
+    if (line.kind === 'tail') {
+      torn = line;
       break;
     }
-    const line = data.subarray(start, nl).toString('utf8');
-    if (line.trim().length > 0) {
-      try {
-        JSON.parse(line);
-      } catch (cause) {
-        throw new RunStoreError(
-          path,
-          `line ${lineNo} is not valid JSON but is followed by more records; the file was edited or damaged, not torn by a crash. Repair or remove that line.`,
-          { cause },
-        );
-      }
-      count++;
+    if (line.text.trim().length === 0) continue;
+    try {
+      JSON.parse(line.text);
+    } catch (cause) {
+      throw new RunStoreError(
+        path,
+        `line ${line.lineNo} is not valid JSON but is followed by more records; the file was edited or damaged, not torn by a crash. Repair or remove that line.`,
+        { cause },
+      );
     }
-    start = nl + 1;
+    count++;
+  }
+  if (torn) {
+    // No newline: the final write was cut short. Everything before it is intact.
+    const fd = openSync(path, 'r+');
+    try {
+      ftruncateSync(fd, torn.start);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    report.torn.push({ stream, bytes: torn.bytes });
+    const message = `${stream}.jsonl: dropped a torn last line (${torn.bytes} bytes after record ${count}); every complete record was kept`;
+    report.warnings.push(message);
+    warn(message);
   }
   return count;
 }
@@ -148,25 +170,33 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
   if (typeof dir !== 'string' || dir.length === 0) {
     throw new InvalidArgumentError('run directory', 'expected a directory path');
   }
+  const segmentBytes = options.segmentBytes;
+  if (segmentBytes !== undefined && !(Number.isInteger(segmentBytes) && segmentBytes >= 1)) {
+    throw new InvalidArgumentError('segmentBytes', `expected an integer >= 1, got ${String(segmentBytes)}`);
+  }
+  const compression = options.compression ?? 'gzip';
+  if (compression !== 'gzip' && compression !== 'none') {
+    throw new InvalidArgumentError('compression', `expected "gzip" or "none", got ${String(compression)}`);
+  }
   const root = resolve(dir);
+  const segmentDir = join(root, SEGMENT_DIR);
   const warn = options.onWarning ?? ((m: string) => console.warn(`[skillrl] ${m}`));
   const durability = options.durability ?? 'os';
   mkdirSync(join(root, CHECKPOINT_DIR), { recursive: true });
 
   const report: RecoveryReport = { records: {}, torn: [], removedTempFiles: [], warnings: [] };
   const open = new Map<string, StreamState>();
+  /** Records per stream (segments and open file), and in the open file alone, as found on opening. */
   const counts = new Map<string, number>();
+  const openCounts = new Map<string, number>();
+  const nextSegment = new Map<string, number>();
   let closed = false;
 
-  for (const entry of readdirSync(root)) {
-    if (entry.endsWith('.jsonl')) {
-      const stream = entry.slice(0, -'.jsonl'.length);
-      if (!STREAM_NAME.test(stream)) continue;
-      const n = recoverStream(join(root, entry), stream, report, warn);
-      counts.set(stream, n);
-      report.records[stream] = n;
-    }
-  }
+  const note = (message: string) => {
+    report.warnings.push(message);
+    warn(message);
+  };
+
   const removeTemps = (folder: string) => {
     if (!existsSync(folder)) return;
     for (const entry of readdirSync(folder)) {
@@ -174,14 +204,35 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
         rmSync(join(folder, entry), { force: true });
         const rel = relative(root, join(folder, entry));
         report.removedTempFiles.push(rel);
-        const message = `removed ${rel}, left by a write that was interrupted`;
-        report.warnings.push(message);
-        warn(message);
+        note(`removed ${rel}, left by a write that was interrupted`);
       }
     }
   };
   removeTemps(root);
   removeTemps(join(root, CHECKPOINT_DIR));
+  removeTemps(segmentDir);
+
+  // Closed segments: counted from their names. A plain copy beside its complete .gz twin is what a crash
+  // between compressing and removing leaves; the twin holds the same records.
+  const listing = listSegments(root);
+  for (const path of listing.redundant) {
+    rmSync(path, { force: true });
+    note(`removed ${relative(root, path)}: its compressed copy is complete`);
+  }
+  for (const segment of listing.segments) {
+    counts.set(segment.stream, (counts.get(segment.stream) ?? 0) + segment.records);
+    nextSegment.set(segment.stream, Math.max(nextSegment.get(segment.stream) ?? 1, segment.seq + 1));
+  }
+  for (const entry of readdirSync(root)) {
+    if (entry.endsWith('.jsonl')) {
+      const stream = entry.slice(0, -'.jsonl'.length);
+      if (!STREAM_NAME.test(stream)) continue;
+      const n = recoverStream(join(root, entry), stream, report, warn);
+      openCounts.set(stream, n);
+      counts.set(stream, (counts.get(stream) ?? 0) + n);
+    }
+  }
+  for (const [stream, n] of counts) report.records[stream] = n;
 
   let nextSeq = 0;
   for (const entry of readdirSync(join(root, CHECKPOINT_DIR))) {
@@ -193,15 +244,49 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     if (closed) throw new RunStoreError(root, 'the store is closed');
   };
 
+  const openPath = (stream: string) => join(root, `${stream}.jsonl`);
+
   const streamState = (stream: string): StreamState => {
     checkStreamName(stream);
     let state = open.get(stream);
     if (!state) {
-      const fd = openSync(join(root, `${stream}.jsonl`), 'a');
-      state = { fd, count: counts.get(stream) ?? 0 };
+      const fd = openSync(openPath(stream), 'a');
+      state = {
+        fd,
+        count: counts.get(stream) ?? 0,
+        openCount: openCounts.get(stream) ?? 0,
+        bytes: fstatSync(fd).size,
+      };
       open.set(stream, state);
     }
     return state;
+  };
+
+  /**
+   * Closes the open file as segment `seq` and opens a new, empty one. Each step leaves a state that reopening
+   * reads correctly: the rename is atomic (the records are in the open file or in the plain segment), the
+   * .gz is written atomically beside the plain segment (a crash leaves both, and reopening removes the plain
+   * copy), then the plain segment is removed.
+   */
+  const rotate = (stream: string, state: StreamState) => {
+    fsyncSync(state.fd);
+    closeSync(state.fd);
+    const seq = nextSegment.get(stream) ?? 1;
+    nextSegment.set(stream, seq + 1);
+    mkdirSync(segmentDir, { recursive: true });
+    const plain = join(segmentDir, segmentFileName(stream, seq, state.openCount, false));
+    renameSync(openPath(stream), plain);
+    fsyncDir(segmentDir);
+    fsyncDir(root);
+    if (compression === 'gzip' && statSync(plain).size <= MAX_COMPRESSED_SEGMENT) {
+      const gz = join(segmentDir, segmentFileName(stream, seq, state.openCount, true));
+      writeFileAtomic(gz, gzipSync(readFileSync(plain), { level: 6 }));
+      rmSync(plain);
+      fsyncDir(segmentDir);
+    }
+    state.fd = openSync(openPath(stream), 'a');
+    state.openCount = 0;
+    state.bytes = 0;
   };
 
   const serialise = (stream: string, record: unknown): string => {
@@ -221,11 +306,21 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     return `${line}\n`;
   };
 
-  const writeAll = (fd: number, text: string) => {
+  const writeAll = (fd: number, text: string): number => {
     const buf = Buffer.from(text, 'utf8');
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
     if (durability === 'fsync') fsyncSync(fd);
+    return buf.length;
+  };
+
+  const appendText = (stream: string, text: string, records: number) => {
+    const state = streamState(stream);
+    state.bytes += writeAll(state.fd, text);
+    state.count += records;
+    state.openCount += records;
+    // Rotation happens between records only, so a segment never holds part of one.
+    if (segmentBytes !== undefined && state.bytes >= segmentBytes) rotate(stream, state);
   };
 
   const resolveInside = (relativePath: string): string => {
@@ -245,35 +340,53 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     }
   };
 
+  const snapshotFiles = () =>
+    readdirSync(join(root, CHECKPOINT_DIR))
+      .filter((f) => SNAPSHOT_FILE.test(f))
+      .sort()
+      .reverse();
+
+  function* lines(stream: string): Generator<{ text: string; file: string; lineNo: number }> {
+    checkStreamName(stream);
+    for (const file of streamFiles(root, stream)) {
+      const source = file.gzip ? gzipFileLines(file.path) : plainFileLines(file.path);
+      for (const line of source) {
+        // A tail without a newline is a record another process is still writing: not a record yet.
+        if (line.kind === 'tail') continue;
+        if (line.text.trim().length > 0) yield { text: line.text, file: file.path, lineNo: line.lineNo };
+      }
+    }
+  }
+
+  function* iterate<T>(stream: string): Generator<T> {
+    for (const line of lines(stream)) {
+      try {
+        yield JSON.parse(line.text) as T;
+      } catch (cause) {
+        if (!(cause instanceof SyntaxError)) throw cause;
+        throw new RunStoreError(line.file, `line ${line.lineNo} is not valid JSON`, { cause });
+      }
+    }
+  }
+
   return {
     dir: root,
     recovery: report,
     append(stream, record) {
       ensureOpen();
-      const state = streamState(stream);
-      writeAll(state.fd, serialise(stream, record));
-      state.count++;
+      appendText(stream, serialise(stream, record), 1);
     },
     appendMany(stream, records) {
       ensureOpen();
       if (records.length === 0) return;
-      const state = streamState(stream);
-      writeAll(state.fd, records.map((r) => serialise(stream, r)).join(''));
-      state.count += records.length;
+      appendText(stream, records.map((r) => serialise(stream, r)).join(''), records.length);
     },
     read<T>(stream: string): T[] {
-      checkStreamName(stream);
-      const path = join(root, `${stream}.jsonl`);
-      if (!existsSync(path)) return [];
-      const text = readFileSync(path, 'utf8');
-      const out: T[] = [];
-      const lines = text.split('\n');
-      // The last element is '' after a final newline, or a tail another process is still writing.
-      for (let i = 0; i < lines.length - 1; i++) {
-        const line = lines[i]!;
-        if (line.trim().length > 0) out.push(JSON.parse(line) as T);
-      }
-      return out;
+      return Array.from(iterate<T>(stream));
+    },
+    iterate,
+    *lines(stream: string): Generator<string> {
+      for (const line of lines(stream)) yield line.text;
     },
     count(stream) {
       checkStreamName(stream);
@@ -296,18 +409,33 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
       return { ...body, path };
     },
     latestSnapshot<T>(): Snapshot<T> | undefined {
-      const files = readdirSync(join(root, CHECKPOINT_DIR))
-        .filter((f) => SNAPSHOT_FILE.test(f))
-        .sort()
-        .reverse();
-      for (const file of files) {
+      for (const file of snapshotFiles()) {
         const snap = readSnapshotFile<T>(join(root, CHECKPOINT_DIR, file));
         if (snap) return snap;
-        const message = `${CHECKPOINT_DIR}/${file} is unreadable; falling back to an earlier snapshot`;
-        report.warnings.push(message);
-        warn(message);
+        note(`${CHECKPOINT_DIR}/${file} is unreadable; falling back to an earlier snapshot`);
       }
       return undefined;
+    },
+    pruneSnapshots<T>(keep: number) {
+      ensureOpen();
+      if (!(Number.isInteger(keep) && keep >= 1)) {
+        throw new InvalidArgumentError('keep', `expected an integer >= 1 snapshots to keep, got ${keep}`);
+      }
+      const kept: Snapshot<T>[] = [];
+      const removed: string[] = [];
+      for (const file of snapshotFiles()) {
+        const path = join(root, CHECKPOINT_DIR, file);
+        if (kept.length < keep) {
+          // An unreadable snapshot newer than the kept ones is left alone (latestSnapshot skips it).
+          const snap = readSnapshotFile<T>(path);
+          if (snap) kept.push(snap);
+          continue;
+        }
+        rmSync(path, { force: true });
+        removed.push(relative(root, path));
+      }
+      if (removed.length > 0) fsyncDir(join(root, CHECKPOINT_DIR));
+      return { kept, removed };
     },
     writeFile(relativePath, data) {
       ensureOpen();
