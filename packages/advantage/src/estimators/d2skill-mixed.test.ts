@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectAdvantages } from '../test-support.js';
 import { createD2SkillMixed } from './d2skill-mixed.js';
+import { createGrpo } from './grpo.js';
 
 describe('d2skill-mixed', () => {
   // z=1 [1, 1], z=0 [1, 0]: s̄0 = 0.5.
@@ -50,6 +52,29 @@ describe('d2skill-mixed', () => {
     expectAdvantages(
       createD2SkillMixed({ preset: 'verl', singleton: 'zero' }).estimate(lone).advantages,
       [0],
+    );
+  });
+
+  it('with 0/1 rewards and the intrinsic reward on every rollout, it is GRPO over the mixed group', () => {
+    // r + c·(r − s̄0) = (1 + c)·r − c·s̄0 is affine within a group, so normalisation erases it (up to ε).
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 1 })), {
+          minLength: 2,
+          maxLength: 16,
+        }),
+        fc.double({ min: 0, max: 4, noNaN: true }),
+        (rows, c) => {
+          const batch = {
+            scores: rows.map((r) => r[0]),
+            groupIds: rows.map(() => 'task'),
+            conditions: rows.map((r) => r[1]),
+          };
+          const mixed = createD2SkillMixed({ c }).estimate(batch).advantages;
+          const grpo = createGrpo({ singleton: 'zero' }).estimate(batch).advantages;
+          mixed.forEach((a, i) => expect(a).toBeCloseTo(grpo[i] as number, 5));
+        },
+      ),
     );
   });
 });
