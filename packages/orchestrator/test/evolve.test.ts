@@ -210,15 +210,88 @@ describe('evolve offline', () => {
     }
   });
 
-  it('an editor proposing an invalid SKILL.md stops the run naming the rule, before its rollouts', async () => {
+  it('an editor proposing only invalid SKILL.md files is retried, then each task keeps s0: stored, counted, run completes', async () => {
     const dir = tempDir('evolve-bad');
     const config = evolveConfig(
       { name: 'bad' },
       { generator: { package: FIXTURES, export: 'createVocabularyGenerator', options: { badNames: true } } },
     );
     const configPath = writeConfig(dir, config);
-    await expect(evolve(config as never, { configPath })).rejects.toThrow(/\[name-charset\] name/);
-    const rollouts = readJsonl<Trajectory>(join(dir, 'runs', 'bad', 'rollouts.jsonl'));
-    expect(rollouts.every((r) => r.generation === 0)).toBe(true);
+    const phases: string[] = [];
+    const result = await evolve(config as never, { configPath, onProgress: (p) => phases.push(p.phase) });
+    // 2 tasks × 2 generations fell back after 3 calls of 3 invalid candidates each.
+    expect(result.metrics).toMatchObject({
+      fallbacks: 4,
+      editor_calls: 12,
+      editor_failed_calls: 0,
+      rejected_proposals: 36,
+    });
+    const records = readJsonl<{
+      key: string;
+      candidates: { skill: { name: string }; info: Record<string, unknown> }[];
+      attempts: { attempt: number; accepted: number; rejections: { kind: string; reason: string }[] }[];
+      fallback?: string;
+    }>(join(result.dir, 'candidates.jsonl'));
+    expect(records).toHaveLength(4);
+    for (const r of records) {
+      expect(r.fallback).toBe('current-skill');
+      expect(r.candidates).toHaveLength(1);
+      expect(r.candidates[0]?.info.fallback).toBe('current-skill');
+      expect(r.attempts.map((a) => a.attempt)).toEqual([0, 1, 2]);
+      expect(r.attempts[0]?.rejections[0]).toMatchObject({
+        kind: 'invalid',
+        reason: expect.stringMatching(/^\[name-charset\] name/),
+      });
+    }
+    // Each failed call also went to rejections.jsonl as it finished (what a resumed run re-reads).
+    const rejections = readJsonl<{ key: string; attempt: number }>(join(result.dir, 'rejections.jsonl'));
+    expect(rejections.map((r) => r.key).sort()).toEqual(
+      records.flatMap((r) => [0, 1, 2].map((a) => `${r.key}/${a}`)).sort(),
+    );
+    // The carried skill is s0, and the episodes ran under it.
+    const rollouts = readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'));
+    const s0 = new Map(rollouts.filter((r) => r.generation === 0).map((r) => [r.taskId, r.skill?.name]));
+    for (const r of rollouts.filter((t) => t.generation === 1)) expect(r.skill?.name).toBe(s0.get(r.taskId));
+    const events = readJsonl<RunEvent>(join(result.dir, 'events.jsonl'));
+    const gen = events.filter((e) => e.type === 'generation' && e.generation === 1);
+    expect(gen.map((e) => (e.type === 'generation' ? e.metrics : undefined))).toEqual([
+      expect.objectContaining({ fallback: 1, rejected_proposals: 9, editor_calls: 3 }),
+      expect.objectContaining({ fallback: 1, rejected_proposals: 9, editor_calls: 3 }),
+    ]);
+    // The progress line showed the proposal phase and what went wrong.
+    expect(phases).toContain('generation 1/2: proposals 1/2 (9 rejected, 1 fallback)');
+    expect(phases).toContain('generation 2/2: rollouts (18 rejected, 2 fallbacks)');
+  });
+
+  it('with initialSkill: none, tasks that get nothing valid run their episodes without a skill', async () => {
+    const dir = tempDir('evolve-bad-nos0');
+    const config = evolveConfig(
+      { name: 'bad-nos0' },
+      {
+        initialSkill: 'none',
+        proposalRetries: 0,
+        generator: { package: FIXTURES, export: 'createVocabularyGenerator', options: { badNames: true } },
+      },
+    );
+    const configPath = writeConfig(dir, config);
+    const result = await evolve(config as never, { configPath });
+    expect(result.metrics).toMatchObject({ fallbacks: 4, editor_calls: 4, rejected_proposals: 12 });
+    const rollouts = readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'));
+    // 2 generations × 2 tasks × one skill-free group of 2 episodes.
+    expect(rollouts).toHaveLength(8);
+    expect(
+      rollouts.every((r) => r.condition === 0 && r.skill === undefined && r.candidate === undefined),
+    ).toBe(true);
+    const records = readJsonl<{ candidates: unknown[]; fallback?: string }>(
+      join(result.dir, 'candidates.jsonl'),
+    );
+    expect(records.map((r) => [r.candidates.length, r.fallback])).toEqual([
+      [0, 'no-skill'],
+      [0, 'no-skill'],
+      [0, 'no-skill'],
+      [0, 'no-skill'],
+    ]);
+    expect(existsSync(join(result.dir, 'skills', '1'))).toBe(false);
+    expect(result.metrics.generation_1_mean).toBeTypeOf('number');
   });
 });

@@ -59,6 +59,7 @@ export const configSchema = {
         finalEpisodes: { type: 'integer', minimum: 0 },
         initialSkill: { enum: ['adapter', 'none'] },
         heldOut: taskSelection,
+        proposalRetries: { type: 'integer', minimum: 0 },
         generator: componentSpec,
       },
       additionalProperties: false,

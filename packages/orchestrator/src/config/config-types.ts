@@ -53,6 +53,11 @@ export interface EvolveSection {
    * Reported as `heldout_final_eval_success` and `heldout_generation_<g>_mean`. Default none.
    */
   heldOut?: TaskSelection;
+  /**
+   * Editor calls retried per task and generation when one gives no valid candidate (each retry is told
+   * what was wrong); past them the task keeps its current skill, or runs without one (default 2).
+   */
+  proposalRetries?: number;
   generator?: ComponentSpec;
 }
 

@@ -13,6 +13,9 @@ import type {
   createSkillR1State as CreateState,
   runSkillR1Generation as RunGeneration,
   SkillR1GenerationResult,
+  SkillR1Proposal,
+  SkillR1ProposalAttempt,
+  SkillR1ProposalStats,
   SkillR1State,
 } from '@skillrl/skill-generator/generation';
 import type { ResolvedComponent } from '../components/component-types.js';
@@ -45,6 +48,42 @@ interface Track {
 }
 
 const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+
+/** A task's record in candidates.jsonl: its candidates, the editor calls they took, the fallback if any. */
+interface CandidatesRecord {
+  taskId: string;
+  generation: number;
+  candidates: SkillCandidate[];
+  attempts?: SkillR1ProposalAttempt[];
+  fallback?: SkillR1Proposal['fallback'];
+}
+
+/** `12/32 proposals` with what went wrong so far, for the progress line. */
+function proposalNote(stats: Pick<SkillR1ProposalStats, 'rejectedProposals' | 'fallbacks' | 'failedCalls'>) {
+  const parts = [
+    stats.rejectedProposals ? `${stats.rejectedProposals} rejected` : '',
+    stats.failedCalls ? `${stats.failedCalls} failed calls` : '',
+    stats.fallbacks ? `${stats.fallbacks} fallback${stats.fallbacks === 1 ? '' : 's'}` : '',
+  ].filter(Boolean);
+  return parts.length ? ` (${parts.join(', ')})` : '';
+}
+
+/** Editor calls, failed calls, rejected proposals and fallbacks over the stored candidates of one track. */
+function proposalTotals(records: readonly CandidatesRecord[]) {
+  let calls = 0;
+  let failed = 0;
+  let rejected = 0;
+  let fallbacks = 0;
+  for (const r of records) {
+    for (const a of r.attempts ?? []) {
+      calls++;
+      if (a.error !== undefined) failed++;
+      rejected += a.rejections.length;
+    }
+    if (r.fallback) fallbacks++;
+  }
+  return { editor_calls: calls, editor_failed_calls: failed, rejected_proposals: rejected, fallbacks };
+}
 
 /**
  * Skill-R1 (arXiv 2605.09359), wired: the config's parts are resolved, then generation 0 (the starting
@@ -153,10 +192,13 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         // No saved state: rebuild the editor by replaying each finished generation's update in order.
         for (let g = 1; g < start; g++) {
           const record = session.readKeyed<{
-            rows: { taskId: string; candidate: number; advantage: number }[];
+            rows: { taskId: string; candidate: number; advantage: number; fallback?: true }[];
           }>('advantages', `g${g}`);
           if (!record) continue;
-          const candidates = record.rows.map((r) => {
+          // The step learns from the editor's own candidates only, never from a fallback's current skill.
+          const rows = record.rows.filter((r) => !r.fallback);
+          if (rows.length === 0) continue;
+          const candidates = rows.map((r) => {
             const stored = session.readKeyed<{ candidates: SkillCandidate[] }>(
               'candidates',
               `g${g}/${r.taskId}`,
@@ -171,7 +213,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           });
           await generator.value.update(
             candidates,
-            record.rows.map((r) => r.advantage),
+            rows.map((r) => r.advantage),
           );
         }
       }
@@ -179,10 +221,22 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       session.creditStored((t) => (t.generation ?? 0) < start);
     }
 
+    // Proposals for a generation's tasks run concurrently, within the run's concurrency and the editor's own
+    // limit (an LLM editor's `maxConcurrency`).
+    const editorLimit = generator?.value.maxConcurrency;
+    const proposalConcurrency = Math.max(
+      1,
+      Math.min(
+        runCtx.concurrency,
+        typeof editorLimit === 'number' && editorLimit >= 1 ? editorLimit : Infinity,
+      ),
+    );
+
     /** One generation of a track through the method step; what it returns is persisted here. */
-    async function runGeneration(g: number, track: Track): Promise<void> {
+    async function runGeneration(g: number, track: Track, phase: string): Promise<void> {
       const unit = `${track.prefix}${g}`;
       const gen = generator;
+      session.setPhase(phase);
       const result: SkillR1GenerationResult = await step(
         {
           generation: g,
@@ -199,6 +253,8 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           rng: root,
           unit,
           ...(gen ? { editor: { name: gen.source, argument: 'evolve.generator' } } : {}),
+          proposalRetries: section.proposalRetries ?? 2,
+          proposalConcurrency,
           ...(options.signal ? { signal: options.signal } : {}),
         },
         {
@@ -209,15 +265,51 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           runEpisodes: ({ generation, ...request }) =>
             session.runEpisodes(planRollouts(request), unit, { ...runCtx, generation }),
           estimate: (batch) => estimator.create().estimate(batch),
-          storedCandidates: (taskId) =>
-            session.readKeyed<{ candidates: SkillCandidate[] }>('candidates', `${unit}/${taskId}`)
-              ?.candidates,
-          onCandidates: (taskId, candidates) =>
+          // candidates.jsonl: per task, what the generation evaluates (stored before its rollouts), the
+          // editor calls it took with every rejected proposal and its reason, and the fallback if any.
+          storedProposal: (taskId) => {
+            const r = session.readKeyed<CandidatesRecord>('candidates', `${unit}/${taskId}`);
+            if (!r) return undefined;
+            return {
+              candidates: r.candidates,
+              attempts: r.attempts ?? [],
+              ...(r.fallback ? { fallback: r.fallback } : {}),
+            };
+          },
+          onCandidates: (taskId, candidates, proposal) =>
             session.appendOnce('candidates', `${unit}/${taskId}`, {
               taskId,
               generation: g,
               candidates: JSON.parse(JSON.stringify(candidates)),
+              attempts: JSON.parse(JSON.stringify(proposal?.attempts ?? [])),
+              ...(proposal?.fallback ? { fallback: proposal.fallback } : {}),
             }),
+          // rejections.jsonl: each editor call that gave no valid candidate, stored before the retry, so a
+          // resumed generation continues after it instead of sending it again.
+          storedAttempts: (taskId) => {
+            const out: SkillR1ProposalAttempt[] = [];
+            for (;;) {
+              const r = session.readKeyed<SkillR1ProposalAttempt>(
+                'rejections',
+                `${unit}/${taskId}/${out.length}`,
+              );
+              if (!r) return out;
+              out.push(r);
+            }
+          },
+          onAttempt: (taskId, attempt) =>
+            session.appendOnce('rejections', `${unit}/${taskId}/${attempt.attempt}`, {
+              unit,
+              generation: g,
+              taskId,
+              ...(JSON.parse(JSON.stringify(attempt)) as JsonObject),
+            }),
+          onProposed: ({ done, total, stats }) =>
+            session.setPhase(
+              done < total
+                ? `${phase}: proposals ${done}/${total}${proposalNote(stats)}`
+                : `${phase}: rollouts${proposalNote(stats)}`,
+            ),
         },
       );
       track.state = result.state;
@@ -244,6 +336,12 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
                 metrics: {
                   candidates: outcome.candidates ?? 0,
                   ...(outcome.inter !== undefined ? { inter: outcome.inter } : {}),
+                  // What the editor cost and how it failed, per task (the report averages them: the share
+                  // of tasks that fell back, rejected proposals per task).
+                  editor_calls: outcome.proposals?.calls ?? 0,
+                  editor_failed_calls: outcome.proposals?.failedCalls ?? 0,
+                  rejected_proposals: outcome.proposals?.rejected ?? 0,
+                  fallback: outcome.fallback ? 1 : 0,
                   ...prefixedMetrics('adv', result.estimatorMetrics),
                   ...prefixedMetrics('train', result.trainMetrics),
                 },
@@ -254,8 +352,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     }
 
     for (let g = start; g <= generations; g++) {
-      session.setPhase(g === 0 ? 'generation 0 (s0)' : `generation ${g}/${generations}`);
-      await runGeneration(g, training);
+      await runGeneration(g, training, g === 0 ? 'generation 0 (s0)' : `generation ${g}/${generations}`);
       await session.checkpoint(g + 1, training.state as unknown as JsonValue, { generator });
     }
 
@@ -292,8 +389,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         train: false,
       };
       for (let g = 0; g <= generations; g++) {
-        session.setPhase(g === 0 ? 'held-out generation 0 (s0)' : `held-out generation ${g}/${generations}`);
-        await runGeneration(g, heldOut);
+        await runGeneration(
+          g,
+          heldOut,
+          g === 0 ? 'held-out generation 0 (s0)' : `held-out generation ${g}/${generations}`,
+        );
       }
       heldOut.state.generationMeans.forEach((m, g) => {
         if (m !== undefined && m !== null) metrics[`heldout_generation_${g}_mean`] = m;
@@ -325,6 +425,16 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     });
     metrics.tasks = tasks.length;
     metrics.rollouts = session.store.count('rollouts');
+    if (generator) {
+      // Counted from candidates.jsonl, so a resumed run reports its whole history.
+      const records = session.store.read<CandidatesRecord & { key: string }>('candidates');
+      Object.assign(metrics, proposalTotals(records.filter((r) => r.key.startsWith('g'))));
+      if (heldOutTasks.length > 0) {
+        for (const [k, v] of Object.entries(proposalTotals(records.filter((r) => r.key.startsWith('h'))))) {
+          metrics[`heldout_${k}`] = v;
+        }
+      }
+    }
     session.writeJson('summary.json', { method: 'evolve', variant, mode, metrics });
     return session.complete('evolve', metrics);
   } catch (error) {
