@@ -157,15 +157,22 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
         observation = invalidObservation(observation, action);
         continue;
       }
-      answer = action.action;
       const toolName = (info.toolCall as { name?: string } | undefined)?.name;
       const tool = options.tools?.find((t) => t.name === toolName && t.execute);
+      // A tool the runner executes (a file read, a search) is a look-up, not an answer: the trajectory's
+      // `answer` stays the last action the environment received.
+      if (!tool) answer = action.action;
       try {
         if (tool?.execute) {
-          observation = await tool.execute(
-            (info.toolArgs ?? {}) as Record<string, unknown>,
-            signal ? { signal } : {},
-          );
+          const result = await tool.execute((info.toolArgs ?? {}) as Record<string, unknown>, {
+            task,
+            ...(signal ? { signal } : {}),
+          });
+          checkAbort();
+          if (typeof result !== 'string') {
+            throw new TypeError(`tool "${tool.name}" returned ${typeof result}, expected a string`);
+          }
+          observation = result;
           continue;
         }
         const result = await env.step(action.action);

@@ -1,9 +1,13 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { InvalidArgumentError, type JsonObject, type Task } from '@skillrl/core';
+import { InvalidArgumentError, type JsonObject, type Task, type ToolDefinition } from '@skillrl/core';
 import { createFileAdapter, type FileTaskAdapter } from '../jsonl/create-file-adapter.js';
 import { readField } from '../jsonl/field-path.js';
 import type { JsonlProblem } from '../jsonl/jsonl-problem.js';
+import { createReadFileTool, type ReadFileToolOptions } from '../tools/files/create-read-file-tool.js';
+import { checkToolCalls } from '../tools/tool-calls.js';
+import { createWebBackend, type WebBackendConfig } from '../tools/web/create-web-backend.js';
+import { createWebTools } from '../tools/web/create-web-tools.js';
 import { GAIA_INSTRUCTIONS } from './gaia-prompt.js';
 import { createGaiaVerifier, type GaiaVerifierOptions } from './gaia-verifier.js';
 
@@ -20,6 +24,61 @@ export interface GaiaAdapterOptions {
   verifier?: GaiaVerifierOptions;
   onProblems?: (problems: readonly JsonlProblem[]) => void;
   strict?: boolean;
+  /**
+   * The tools the adapter exposes (`adapter.tools`), used by an agent in tools mode. Default
+   * `{ files: true }`: `read_file` over the task's attachment and no web. `false`: no tools.
+   */
+  tools?: GaiaToolsOptions | false;
+}
+
+/** GAIA's tools: the attachment reader and, with a backend, web search and page fetches. */
+export interface GaiaToolsOptions {
+  /** `read_file` over the task's attachment. Default true. */
+  files?: boolean | Omit<ReadFileToolOptions, 'name'>;
+  /**
+   * `web_search` and `fetch_page` over this backend: `{ backend: 'page-cache', path }` (offline) or
+   * `{ backend: 'http', api, baseURLEnv?, apiKeyEnv?, pages? }` (live). A relative path is read from the
+   * folder of the (first) metadata file. Default: no web tools.
+   */
+  web?: WebBackendConfig;
+  /** Tool calls allowed before the answer (the environment's step limit is this + 1). Default 10. */
+  maxCalls?: number;
+  /** Characters per `read_file` / `fetch_page` result. Default 20,000. */
+  maxChars?: number;
+  /** Results per `web_search`. Default 5. */
+  results?: number;
+}
+
+function gaiaTools(
+  options: GaiaToolsOptions | false | undefined,
+  dataDir: string,
+): { tools: ToolDefinition[]; maxCalls: number; problems: readonly JsonlProblem[] } {
+  if (options === false) return { tools: [], maxCalls: 0, problems: [] };
+  const config = options ?? {};
+  const maxCalls = checkToolCalls(config.maxCalls, 'tools.maxCalls');
+  const tools: ToolDefinition[] = [];
+  const files = config.files ?? true;
+  if (files !== false) {
+    tools.push(
+      createReadFileTool({
+        ...(typeof files === 'object' ? files : {}),
+        ...(config.maxChars !== undefined ? { maxChars: config.maxChars } : {}),
+      }),
+    );
+  }
+  let problems: readonly JsonlProblem[] = [];
+  if (config.web !== undefined) {
+    const backend = createWebBackend(config.web, dataDir, 'tools.web');
+    problems = backend.problems ?? [];
+    tools.push(
+      ...createWebTools({
+        backend,
+        ...(config.maxChars !== undefined ? { maxChars: config.maxChars } : {}),
+        ...(config.results !== undefined ? { results: config.results } : {}),
+      }),
+    );
+  }
+  return { tools, maxCalls: tools.length > 0 ? maxCalls : 0, problems };
 }
 
 function levelOf(value: unknown): number | undefined {
@@ -33,6 +92,8 @@ function levelOf(value: unknown): number | undefined {
  * `Annotator Metadata`). Family `gaia-level-N` (Level as a number or a string). The test split's `?` answers
  * make unlabeled tasks (`answer` undefined), which the verifier refuses to score. An attachment named by
  * `file_name` is resolved beside the file into `metadata.attachment`; one that is not there is reported.
+ * `adapter.tools` carries `read_file` (and the web tools when `tools.web` names a backend); each task's
+ * environment then allows `tools.maxCalls` tool calls before its one answering step.
  */
 export function createGaiaAdapter(options: GaiaAdapterOptions): FileTaskAdapter {
   if (typeof options.path !== 'string' && Object.keys(options.path).length === 0) {
@@ -44,11 +105,15 @@ export function createGaiaAdapter(options: GaiaAdapterOptions): FileTaskAdapter 
       : options.path;
   const instructions = options.instructions ?? true;
   const verifier = createGaiaVerifier(options.verifier);
+  const dataDir = dirname(resolve(Object.values(files)[0] as string));
+  const { tools, maxCalls, problems } = gaiaTools(options.tools, dataDir);
   return createFileAdapter({
     name: 'gaia',
     files,
     families: GAIA_FAMILIES,
     verifier: () => verifier,
+    ...(tools.length > 0 ? { tools, environment: () => ({ maxSteps: maxCalls + 1 }) } : {}),
+    ...(problems.length > 0 ? { problems } : {}),
     ...(options.onProblems ? { onProblems: options.onProblems } : {}),
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     mapRow(row, context): Task | undefined {

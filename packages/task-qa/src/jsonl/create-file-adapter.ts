@@ -10,7 +10,7 @@ import {
   ValidationError,
   type Verifier,
 } from '@skillrl/core';
-import { createQaEnvironment } from '../adapter/qa-environment.js';
+import { createQaEnvironment, type QaEnvironmentOptions } from '../adapter/qa-environment.js';
 import { formatProblem, type JsonlProblem } from './jsonl-problem.js';
 import { readJsonl } from './read-jsonl.js';
 
@@ -40,6 +40,10 @@ export interface FileAdapterOptions {
   skills?(): Skill[];
   stepVocabulary?(): Record<string, string[]>;
   tools?: ToolDefinition[];
+  /** Options of each task's environment (its step limit, its opening observation). */
+  environment?(task: Task): QaEnvironmentOptions;
+  /** Problems found before the rows were read (in a page cache, say), reported with the rows' own. */
+  problems?: readonly JsonlProblem[];
   /** Called once with every problem found (if any). Default: one `process.emitWarning` listing them. */
   onProblems?(problems: readonly JsonlProblem[]): void;
   /** Throw a `ValidationError` listing every problem instead of reporting them. Default false. */
@@ -86,6 +90,7 @@ export function createFileAdapter(options: FileAdapterOptions): FileTaskAdapter 
   const tasks: Task[] = [];
   const problems: JsonlProblem[] = [];
   const seen = new Map<string, string>();
+  const found = options.problems ?? [];
   for (const [split, file] of Object.entries(options.files)) {
     const read = readJsonl(file, `${options.name} files.${split}`);
     problems.push(...read.problems);
@@ -116,6 +121,7 @@ export function createFileAdapter(options: FileAdapterOptions): FileTaskAdapter 
   // Parse problems were collected per file before row problems: put each file's in line order.
   const fileOrder = Object.values(options.files);
   problems.sort((a, b) => fileOrder.indexOf(a.file) - fileOrder.indexOf(b.file) || a.line - b.line);
+  problems.unshift(...found);
   if (problems.length > 0) {
     if (options.strict) {
       throw new ValidationError(
@@ -151,7 +157,7 @@ export function createFileAdapter(options: FileAdapterOptions): FileTaskAdapter 
       );
     },
     createEnvironment(task: Task) {
-      return createQaEnvironment(task, options.verifier(task));
+      return createQaEnvironment(task, options.verifier(task), options.environment?.(task));
     },
     verifier: options.verifier,
   };

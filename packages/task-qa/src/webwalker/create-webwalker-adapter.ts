@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { InvalidArgumentError, type JsonObject, type Task } from '@skillrl/core';
 import { createFileAdapter, type FileTaskAdapter } from '../jsonl/create-file-adapter.js';
 import { isJsonObject, readField } from '../jsonl/field-path.js';
 import type { JsonlProblem } from '../jsonl/jsonl-problem.js';
+import { checkToolCalls } from '../tools/tool-calls.js';
+import { DEFAULT_TOOL_MAX_CHARS } from '../tools/tool-text.js';
+import { createVisitPageTool } from '../tools/web/create-visit-page-tool.js';
+import { formatPage } from '../tools/web/format-web-results.js';
+import { loadPageCache, type PageCache } from '../tools/web/page-cache.js';
 import { createWebWalkerVerifier, type WebWalkerVerifierOptions } from './webwalker-verifier.js';
 
 /** The six cells WebWalkerQA reports: {single, multi}-source × {easy, medium, hard}. */
@@ -24,6 +30,21 @@ export interface WebWalkerAdapterOptions {
   verifier?: WebWalkerVerifierOptions;
   onProblems?: (problems: readonly JsonlProblem[]) => void;
   strict?: boolean;
+  /**
+   * The offline copy of the sites (a page cache: `loadPageCache`'s format, or a path to one; a relative
+   * path is read from the folder of the (first) JSONL file). With it the adapter exposes `visit_page`, and
+   * a row whose `root_url` is not in it is reported. Default: no tool.
+   */
+  pages?: string | PageCache;
+  /** `visit_page` calls allowed before the answer (the step limit is this + 1). Default 10. */
+  maxCalls?: number;
+  /** Characters of page text per `visit_page` result (and of the start page). Default 20,000. */
+  maxChars?: number;
+  /**
+   * Start each episode on the root page: `reset()` shows the question, then the root page's text and
+   * links, as WebWalkerQA's agent starts from the site's root. Default true (with `pages`).
+   */
+  startPage?: boolean;
 }
 
 function sourceKind(value: unknown): 'single' | 'multi' | undefined {
@@ -54,10 +75,35 @@ export function createWebWalkerAdapter(options: WebWalkerAdapterOptions): FileTa
   const files = typeof options.path === 'string' ? { main: options.path } : options.path;
   const verifier = createWebWalkerVerifier(options.verifier);
   let unknownUsed = false;
+  const dataDir = dirname(resolve(Object.values(files)[0] as string));
+  const pages =
+    typeof options.pages === 'string'
+      ? loadPageCache(isAbsolute(options.pages) ? options.pages : resolve(dataDir, options.pages), 'pages')
+      : options.pages;
+  const maxCalls = checkToolCalls(options.maxCalls, 'maxCalls');
+  const maxChars = options.maxChars ?? DEFAULT_TOOL_MAX_CHARS;
+  const startPage = options.startPage ?? true;
+  const opening = (task: Task): string | undefined => {
+    const root = task.metadata?.rootUrl;
+    const page = pages && startPage && typeof root === 'string' ? pages.get(root) : undefined;
+    return page
+      ? `${task.prompt}\n\nYou are on the start page.\n\n${formatPage(page, 0, maxChars, 'visit_page')}`
+      : undefined;
+  };
   const adapter = createFileAdapter({
     name: 'webwalkerqa',
     files,
     verifier: () => verifier,
+    ...(pages
+      ? {
+          tools: [createVisitPageTool({ pages, maxChars })],
+          environment: (task: Task) => {
+            const shown = opening(task);
+            return { maxSteps: maxCalls + 1, ...(shown !== undefined ? { opening: shown } : {}) };
+          },
+          ...(pages.problems.length > 0 ? { problems: pages.problems } : {}),
+        }
+      : {}),
     ...(options.onProblems ? { onProblems: options.onProblems } : {}),
     ...(options.strict !== undefined ? { strict: options.strict } : {}),
     mapRow(row, context): Task | undefined {
@@ -111,6 +157,13 @@ export function createWebWalkerAdapter(options: WebWalkerAdapterOptions): FileTa
         difficulty: difficulty ?? null,
       };
       if (typeof rootUrl === 'string') metadata.rootUrl = rootUrl;
+      if (pages && typeof rootUrl === 'string' && !pages.get(rootUrl)) {
+        context.report(
+          'root_url|Root_Url',
+          `${rootUrl} is not in the page cache (${pages.source}): the episode has no start page`,
+          'warning',
+        );
+      }
       const extras: Array<[string, string[]]> = [
         ['lang', ['lang', 'Language']],
         ['domain', ['domain', 'Domain']],
