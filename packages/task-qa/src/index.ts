@@ -1,6 +1,7 @@
 /**
  * @skillrl/task-qa — question answering tasks: offline generated sets with exact answers (the default
- * adapter), loaders for GAIA, WebWalkerQA and any JSONL, GAIA's official scorer and WebWalkerQA's judge.
+ * adapter), loaders for GAIA, WebWalkerQA and any JSONL, GAIA's official scorer and WebWalkerQA's judge, and
+ * the benchmarks' tools (attachment reading, web search and page fetches, WebWalkerQA's visit_page).
  */
 import { createQaAdapter } from './adapter/create-qa-adapter.js';
 
@@ -13,7 +14,12 @@ export {
   qaSkillFiles,
 } from './adapter/create-qa-adapter.js';
 export { createQaEnvironment, type QaEnvironmentOptions } from './adapter/qa-environment.js';
-export { createGaiaAdapter, GAIA_FAMILIES, type GaiaAdapterOptions } from './gaia/create-gaia-adapter.js';
+export {
+  createGaiaAdapter,
+  GAIA_FAMILIES,
+  type GaiaAdapterOptions,
+  type GaiaToolsOptions,
+} from './gaia/create-gaia-adapter.js';
 export { extractFinalAnswer } from './gaia/extract-final-answer.js';
 export { GAIA_INSTRUCTIONS } from './gaia/gaia-prompt.js';
 // GAIA: the official scorer (exact port), Python float syntax, the FINAL ANSWER template, verifier, loader.
@@ -66,6 +72,37 @@ export {
 export { describeField, type FieldSpec, readField } from './jsonl/field-path.js';
 export { formatProblem, type JsonlProblem } from './jsonl/jsonl-problem.js';
 export { type JsonlRead, type JsonlRow, readJsonl } from './jsonl/read-jsonl.js';
+// The benchmarks' tools: GAIA's read_file, web_search/fetch_page over pluggable backends, visit_page.
+export {
+  type AttachmentFormat,
+  type AttachmentKind,
+  attachmentFormat,
+} from './tools/files/attachment-format.js';
+export { createReadFileTool, type ReadFileToolOptions } from './tools/files/create-read-file-tool.js';
+export { type AttachmentText, readAttachment } from './tools/files/read-attachment.js';
+export { DEFAULT_TOOL_CALLS } from './tools/tool-calls.js';
+export { DEFAULT_TOOL_MAX_CHARS } from './tools/tool-text.js';
+export { createVisitPageTool, type VisitPageToolOptions } from './tools/web/create-visit-page-tool.js';
+export { createWebBackend, type WebBackendConfig } from './tools/web/create-web-backend.js';
+export { createWebTools, type WebToolsOptions } from './tools/web/create-web-tools.js';
+export { fetchLivePage, type LiveFetchOptions } from './tools/web/fetch-live-page.js';
+export { formatPage, formatSearchHits } from './tools/web/format-web-results.js';
+export { htmlToPage } from './tools/web/html-to-page.js';
+export {
+  createHttpSearchBackend,
+  type HttpSearchBackendOptions,
+  type SearchApi,
+} from './tools/web/http-search-backend.js';
+export { normalizeUrl } from './tools/web/normalize-url.js';
+export {
+  createPageCache,
+  loadPageCache,
+  type PageCache,
+  type PageRecord,
+  pageFromRecord,
+} from './tools/web/page-cache.js';
+export { createPageCacheBackend, type PageCacheBackendOptions } from './tools/web/page-cache-backend.js';
+export type { PageLink, SearchHit, WebBackend, WebPage, WebSearchOptions } from './tools/web/web-page.js';
 export {
   createWebWalkerAdapter,
   WEBWALKER_FAMILIES,

@@ -34,3 +34,22 @@ describeAdapterConformance(
     limit: 3,
   },
 );
+
+// With their tools: the environments still end on the answer, within the larger step limit.
+describeAdapterConformance(
+  createGaiaAdapter({
+    path: fixture('gaia-tools/validation/metadata.jsonl'),
+    tools: { web: { backend: 'page-cache', path: '../pages.jsonl' } },
+    onProblems: quiet,
+  }),
+  { seedChangesTasks: false, limit: 2 },
+);
+
+describeAdapterConformance(
+  createWebWalkerAdapter({
+    path: fixture('webwalker-tools/main.jsonl'),
+    pages: 'pages.jsonl',
+    onProblems: quiet,
+  }),
+  { seedChangesTasks: false, limit: 2 },
+);

@@ -115,4 +115,53 @@ describe('createGaiaAdapter', () => {
       [2, 'Question', 'missing'],
     ]);
   });
+
+  it('exposes read_file by default, with tool calls before the one answering step', async () => {
+    const [task] = await gaia.load({ split: 'validation', limit: 1 });
+    expect(gaia.tools?.map((t) => t.name)).toEqual(['read_file']);
+    const env = await gaia.createEnvironment(task as Task);
+    expect(env.maxSteps).toBe(11);
+    expect(await env.reset()).toBe((task as Task).prompt);
+    const none = createGaiaAdapter({ path: VALIDATION, tools: false, onProblems: () => {} });
+    expect(none.tools).toBeUndefined();
+    expect((await none.createEnvironment(task as Task)).maxSteps).toBe(1);
+    const web = createGaiaAdapter({
+      path: VALIDATION,
+      tools: {
+        files: false,
+        web: { backend: 'page-cache', path: '../../../gaia-tools/pages.jsonl' },
+        maxCalls: 3,
+      },
+      onProblems: () => {},
+    });
+    expect(web.tools?.map((t) => t.name)).toEqual(['web_search', 'fetch_page']);
+    expect((await web.createEnvironment(task as Task)).maxSteps).toBe(4);
+    expect(() => createGaiaAdapter({ path: VALIDATION, tools: { maxCalls: -1 } })).toThrow(/tools.maxCalls/);
+    expect(() =>
+      createGaiaAdapter({
+        path: VALIDATION,
+        tools: { web: { backend: 'page-cache', path: 'nowhere.jsonl' } },
+      }),
+    ).toThrow(/cannot read the page cache/);
+  });
+
+  it('reports the page cache problems with the rows', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(`${tmpdir()}/gaia-`);
+    writeFileSync(
+      `${dir}/metadata.jsonl`,
+      '{"task_id": "a", "Question": "q", "Level": 1, "Final answer": "1"}\n',
+    );
+    writeFileSync(`${dir}/pages.jsonl`, '{"url": "https://a.org/", "text": "x"}\n{"url": "nope"}\n');
+    const found: JsonlProblem[] = [];
+    createGaiaAdapter({
+      path: `${dir}/metadata.jsonl`,
+      tools: { web: { backend: 'page-cache', path: 'pages.jsonl' } },
+      onProblems: (p) => found.push(...p),
+    });
+    expect(found.map((p) => [p.file, p.line, p.message])).toEqual([
+      [`${dir}/pages.jsonl`, 2, 'url: expected an absolute http(s) URL, got "nope"'],
+    ]);
+  });
 });

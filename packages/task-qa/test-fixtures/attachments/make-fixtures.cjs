@@ -50,7 +50,11 @@ async function docx(paragraphs) {
     'word/document.xml',
     `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${body}</w:body></w:document>`,
   );
-  return zip.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE', date: new Date(Date.UTC(2024, 0, 1)) });
+  return zip.generateAsync({
+    type: 'nodebuffer',
+    compression: 'DEFLATE',
+    date: new Date(Date.UTC(2024, 0, 1)),
+  });
 }
 
 (async () => {
