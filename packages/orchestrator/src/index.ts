@@ -52,7 +52,19 @@ export {
   isRunDirectory,
   type RunEvaluation,
 } from './evaluate/evaluate-run.js';
-export { type ExportRow, exportJsonl, exportRows } from './export/export-jsonl.js';
+export {
+  EXPORT_FORMATS,
+  type ExportFormat,
+  type ExportOptions,
+  type ExportResult,
+  type ExportRow,
+  exportJsonl,
+  exportRecords,
+  exportRows,
+  exportRun,
+  type TrlRow,
+  type VerlRow,
+} from './export/index.js';
 export { type CliIo, createCli, runCli } from './cli/create-cli.js';
 export { type DemoOptions, type DemoRun, demoConfigs, runDemo } from './demo/run-demo.js';
 

@@ -8,11 +8,11 @@ import { loadConfig } from '../config/load-config.js';
 import { runDemo } from '../demo/run-demo.js';
 import { type Evaluation, evaluate } from '../evaluate/evaluate.js';
 import { evaluateRun, isRunDirectory } from '../evaluate/evaluate-run.js';
-import { exportJsonl } from '../export/export-jsonl.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunResult } from '../run/run-types.js';
 import { CLI_VERSION } from './cli-version.js';
 import { describeError } from './describe-error.js';
+import { addExportCommand } from './export-command.js';
 import { formatTable, percent } from './format-table.js';
 import { addInitCommand } from './init-command.js';
 import { createProgressDisplay } from './progress-bar.js';
@@ -64,6 +64,11 @@ function printResult(io: CliIo, json: boolean, result: RunResult): void {
     Number.isInteger(v) ? String(v) : v.toFixed(4),
   ]);
   io.out(formatTable(['metric', 'value'], rows));
+  if (result.metrics.policy_frozen === 1) {
+    io.out(
+      'no policy update happened: the trainer reports it does not update the policy in process; every validation, λ/ρ and retirement was decided against the frozen starting policy. Train elsewhere from `skillrl export <run-dir> --format trl|verl`.',
+    );
+  }
 }
 
 function positiveInteger(value: string, flag: string): number {
@@ -235,23 +240,7 @@ export function createCli(io: CliIo = defaultIo): Command {
       ),
     );
 
-  program
-    .command('export')
-    .description("write the trained component's (prompt, completion, log-probs, advantage) rows")
-    .argument('<run-dir>', 'the run directory')
-    .option('--format <format>', 'output format (jsonl)', 'jsonl')
-    .option('--out <file>', 'output file (default <run-dir>/export.jsonl)')
-    .option('--json', 'print the result as JSON')
-    .action(
-      withErrors(async (dir: string, opts: { format: string; out?: string; json?: boolean }) => {
-        if (opts.format !== 'jsonl') {
-          throw new CommanderError(2, 'skillrl.format', `--format supports "jsonl", got "${opts.format}"`);
-        }
-        const result = await exportJsonl(dir, opts.out);
-        if (opts.json) io.out(JSON.stringify({ ok: true, ...result }));
-        else io.out(`wrote ${result.rows} rows to ${result.path}`);
-      }),
-    );
+  addExportCommand(program, io, withErrors);
 
   program
     .command('demo')

@@ -208,8 +208,11 @@ const trainers: Record<string, BuiltinEntry<PolicyTrainer>> = {
   external: {
     package: '@skillrl/core',
     describe: 'no in-process update: train elsewhere from `skillrl export` (rollouts with their advantages)',
+    // It trains nothing, and says so: the loop reports that no update happened and marks its validations
+    // and curriculum decisions as made against a frozen policy.
     create: () => ({
-      update: async (batch) => ({ trajectories: batch.trajectories.length }),
+      updatesPolicy: false,
+      update: async () => ({}),
     }),
   },
   tfjs: {

@@ -119,10 +119,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   const spec = section.trainer as NonNullable<typeof section.trainer>;
   const session = openRun(config, configPath, options, options.resume === true, {
     ...sourcesOf({ adapter: basics.adapter, agent, estimator }),
-    trainer:
-      typeof spec === 'string'
-        ? `registry:${spec}`
-        : `${spec.package ? `package:${spec.package}` : `registry:${spec.name}`}`,
+    trainer: trainerSource(spec),
   });
   try {
     const checkpoint = session.latestCheckpoint();
@@ -153,6 +150,10 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
         });
       }
     }
+    // A trainer that does not update the policy (`external`) leaves the agent as it started: every
+    // validation then measures the starting policy, and the curriculum's decisions on it are marked so.
+    const frozen = trainer.value.updatesPolicy === false;
+    const frozenMark = frozen ? { frozenPolicy: true } : {};
     const state: InternalizeState = checkpoint
       ? (checkpoint.state as unknown as InternalizeState)
       : { curriculum: null, validations: [] };
@@ -215,7 +216,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       const validation = await validate(0);
       const next = curriculum.observe(validation);
       state.validations.push(validation);
-      session.emit({ type: 'validation', step: 0, validation, curriculum: next });
+      session.emit({ type: 'validation', step: 0, validation, curriculum: next, ...frozenMark });
     }
 
     for (let t = start + 1; t <= steps; t++) {
@@ -276,7 +277,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
         // The curriculum reads validations on its own schedule (every d steps), not the final extra one.
         const next: CurriculumState = t % d === 0 ? curriculum.observe(validation) : curriculum.state();
         state.validations.push(validation);
-        session.emit({ type: 'validation', step: t, validation, curriculum: next });
+        session.emit({ type: 'validation', step: t, validation, curriculum: next, ...frozenMark });
       }
       state.curriculum = curriculum.toJSON();
       await session.checkpoint(t, state as unknown as JsonValue, {
@@ -300,6 +301,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     }
     const last = state.validations[state.validations.length - 1];
     const metrics: Record<string, number> = { steps, rollouts: session.store.count('rollouts') };
+    // In the metrics too, so run:end, the CLI's result and `--json` carry it.
+    if (frozen) metrics.policy_frozen = 1;
     if (test) {
       const rates = Object.entries(test.families);
       for (const [family, v] of rates) {
@@ -341,6 +344,12 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       // The training dynamics SKILLC claims: the with/without gap at each paired validation (step 0 first).
       gapByStep: gapByStep as unknown as JsonValue,
       ...(test ? { test: test as unknown as JsonObject } : {}),
+      ...(frozen
+        ? {
+            frozenPolicy: true,
+            policyUpdate: `none: the trainer (${trainerSource(spec)}) reports updatesPolicy: false; every validation, λ/ρ and retirement above was decided against the starting policy. Train elsewhere from \`skillrl export\`.`,
+          }
+        : {}),
     });
     return session.complete('internalize', metrics);
   } catch (error) {
@@ -349,6 +358,12 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   } finally {
     session.close();
   }
+}
+
+function trainerSource(spec: NonNullable<NonNullable<RunConfig['internalize']>['trainer']>): string {
+  return typeof spec === 'string'
+    ? `registry:${spec}`
+    : `${spec.package ? `package:${spec.package}` : `registry:${spec.name}`}`;
 }
 
 function uniqueSkills(skills: Record<string, Skill>): Skill[] {

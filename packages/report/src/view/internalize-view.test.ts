@@ -136,4 +136,15 @@ describe('buildInternalizeView', () => {
     expect(view.charts.map((c) => c.id)).toEqual(['skillc-metric-loss', 'skillc-metric-kl']);
     expect(view.retirements).toEqual([]);
   });
+
+  it('says on every curriculum chart that the policy was frozen when the validations say so', () => {
+    const frozen = events.map((e) => (e.type === 'validation' ? { ...e, frozenPolicy: true } : e));
+    const view = buildInternalizeView(frozen);
+    expect(view.frozenPolicy).toBe(true);
+    const curriculumCharts = view.charts.filter((c) => !c.id.startsWith('skillc-metric'));
+    expect(curriculumCharts.length).toBeGreaterThan(0);
+    for (const chart of curriculumCharts) expect(chart.title).toMatch(/frozen policy, no update$/);
+    expect(buildInternalizeView(events).frozenPolicy).toBe(false);
+    expect(buildInternalizeView(events).charts.some((c) => c.title.includes('frozen'))).toBe(false);
+  });
 });

@@ -30,6 +30,11 @@ export interface InternalizeView {
   charts: ChartSpec[];
   omittedMetrics: string[];
   steps: number;
+  /**
+   * The run's trainer updated no policy (its validation events say `frozenPolicy`): the validations measured
+   * the starting policy, and the λ/ρ and retirements drawn from them were decided against it.
+   */
+  frozenPolicy: boolean;
 }
 
 export interface InternalizeViewOptions {
@@ -50,7 +55,9 @@ export function buildInternalizeView(
   const byStep = new Map<number, ValidationEvent>();
   const stepEvents = new Map<number, StepEvent>();
   const familySet = new Set<string>();
+  let frozenPolicy = false;
   for (const event of events) {
+    if (event.type === 'validation' && event.frozenPolicy === true) frozenPolicy = true;
     if (event.type === 'validation') byStep.set(event.step, event);
     else if (event.type === 'step') stepEvents.set(event.step, event);
     else if (event.type === 'rollout') familySet.add(event.family);
@@ -244,5 +251,20 @@ export function buildInternalizeView(
   const metrics = metricCharts('skillc-metric', stepRows, 'training step', options.maxMetricCharts ?? 12);
   charts.push(...metrics.charts);
   const steps = Math.max(0, ...stepRows.map((r) => r.x), ...validations.map((r) => r.step));
-  return { families, validations, retirements, charts, omittedMetrics: metrics.omitted, steps };
+  if (frozenPolicy) {
+    // Said on every curriculum chart, not only in the notes: a reader who jumps to a chart must not take
+    // a retirement for internalization.
+    for (const chart of charts) {
+      if (!chart.id.startsWith('skillc-metric')) chart.title = `${chart.title} — frozen policy, no update`;
+    }
+  }
+  return {
+    families,
+    validations,
+    retirements,
+    charts,
+    omittedMetrics: metrics.omitted,
+    steps,
+    frozenPolicy,
+  };
 }

@@ -1,6 +1,7 @@
 import type { RunEvent } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import type { RunData } from '../read/read-run-dir.js';
+import { buildInternalizeView } from './internalize-view.js';
 import { summarizeRun } from './summarize-run.js';
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
@@ -115,5 +116,28 @@ describe('summarizeRun', () => {
       rollouts: 1,
     });
     expect(s.families[0]?.withoutSkill).toEqual({ episodes: 1, passed: 1, rate: 1 });
+  });
+
+  it('says in the notes that no policy update happened when the trainer updated none', () => {
+    const events: RunEvent[] = [
+      { runId: 'run-7', time: at(0), type: 'run:start', method: 'internalize', seed: 7 },
+      {
+        runId: 'run-7',
+        time: at(5),
+        type: 'validation',
+        step: 0,
+        validation: { step: 0, families: {} },
+        frozenPolicy: true,
+      },
+      { runId: 'run-7', time: at(9), type: 'run:end', status: 'completed', metrics: { policy_frozen: 1 } },
+    ];
+    const s = summarizeRun(data(events), buildInternalizeView(events), undefined);
+    expect(s.notes.join(' ')).toMatch(/No policy update happened in this run/);
+    const plain = summarizeRun(
+      data(events.filter((e) => e.type !== 'validation').slice(0, 1)),
+      undefined,
+      undefined,
+    );
+    expect(plain.notes.join(' ')).not.toMatch(/No policy update/);
   });
 });

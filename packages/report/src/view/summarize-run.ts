@@ -123,6 +123,11 @@ export function summarizeRun(
     }
     return summary;
   });
+  if (internalize?.frozenPolicy || end?.metrics?.policy_frozen === 1) {
+    notes.push(
+      'No policy update happened in this run: its trainer reports that it does not update the policy in process (e.g. trainer "external"). The steps ran rollouts and wrote their advantages for `skillrl export`; every validation, λ/ρ and skill retirement below was decided against the frozen starting policy, so a retirement here says nothing about internalization.',
+    );
+  }
   if (end?.status === 'failed' && !text(end.error))
     notes.push('The run failed without recording an error message.');
 
