@@ -1,4 +1,6 @@
-import { RegistryError } from '@skillrl/core';
+import type { TaskAdapter } from '@skillrl/core';
+import { createRng, RegistryError, ValidationError } from '@skillrl/core';
+import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
 import type { ComponentSpec, LoadedConfig } from '../config/config-types.js';
 import { BUILTIN_COMPONENTS } from './builtin-components.js';
 import type { ComponentKind } from './component-types.js';
@@ -11,13 +13,16 @@ import {
 } from './import-package.js';
 import { contractOf, listExports, shapeProblem } from './plugin-shape.js';
 import { PluginShapeError } from './plugin-shape-error.js';
-import { estimatorTable, PLUGIN_EXPORTS } from './resolve-component.js';
+import { estimatorTable, PLUGIN_EXPORTS, resolveComponent } from './resolve-component.js';
 
 export interface ComponentCheck {
   /** Where the config names it: `adapter`, `agent`, `estimator`, `evolve.generator`, `internalize.trainer`. */
   role: string;
-  /** The component's kind, or `method` for the method's own step (evolve's, internalize's). */
-  kind: ComponentKind | 'method';
+  /**
+   * The component's kind, `method` for the method's own step (evolve's, internalize's), or `config` for a
+   * combination that cannot work with the adapter (`role` is then the config field to change).
+   */
+  kind: ComponentKind | 'method' | 'config';
   /** `registry:<name>` or `package:<specifier>`. */
   source: string;
   /** What it resolved to: the providing package of a built-in, the module file of a package. */
@@ -150,6 +155,30 @@ export async function checkComponents(loaded: LoadedConfig): Promise<ComponentCh
       row = await checkPlugin(kind, s as { name?: string; package: string; export?: string }, path);
     } else row = checkBuiltin(kind, s.name as string, path);
     out.push({ role, kind, ...row });
+  }
+  // With the adapter found, the combinations that cannot work with it (what `run` refuses before it starts).
+  if (config.adapter !== undefined && out.some((c) => c.role === 'adapter' && c.error === undefined)) {
+    let adapter: TaskAdapter | undefined;
+    try {
+      adapter = (
+        await resolveComponent('adapter', config.adapter, {
+          seed: createRng(config.seed).seedFor('component:adapter'),
+          configPath: path,
+        })
+      ).value;
+    } catch (error) {
+      out.push({ role: 'adapter', kind: 'adapter', source: 'options', error });
+    }
+    if (adapter) {
+      for (const issue of await checkConfigAgainstAdapter(config, adapter)) {
+        out.push({
+          role: issue.path.replace(/^\$\./, ''),
+          kind: 'config',
+          source: 'config',
+          error: new ValidationError('config', [issue]),
+        });
+      }
+    }
   }
   return out;
 }

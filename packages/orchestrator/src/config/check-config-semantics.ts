@@ -1,5 +1,6 @@
-import type { ValidationIssue } from '@skillrl/core';
-import type { ComponentSpec, RunConfig } from './config-types.js';
+import type { TaskAdapter, ValidationIssue } from '@skillrl/core';
+import { skillForFamily } from '@skillrl/core';
+import type { ComponentSpec, RunConfig, TaskSelection } from './config-types.js';
 
 const SECRET_OPTION =
   /^(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|authorization|secret|password)$/i;
@@ -24,6 +25,65 @@ function checkSpec(path: string, spec: unknown, issues: ValidationIssue[]): void
   }
 }
 
+/** The registry name a spec picks (`"tfjs"`, `{ name: "tfjs" }`); undefined for a package, which may be anything. */
+function builtinName(spec: ComponentSpec | undefined): string | undefined {
+  if (typeof spec === 'string') return spec;
+  if (spec && typeof spec === 'object' && spec.package === undefined) return spec.name;
+  return undefined;
+}
+
+/** How a spec reads in a message: `"openai"`, `package "./my-agent.mjs"`. */
+function describeSpec(spec: ComponentSpec | undefined): string {
+  if (spec === undefined) return 'none';
+  const name = builtinName(spec);
+  if (name !== undefined) return `"${name}"`;
+  return `package "${(spec as { package: string }).package}"`;
+}
+
+/** The seed a task selection loads with (`loadTasks`: the selection's own, else the caller's default). */
+const seedOf = (selection: TaskSelection, fallback: number) => selection.seed ?? fallback;
+
+/**
+ * The combinations that cannot work and are known from the config alone: a tfjs trainer with another agent,
+ * `grpo` with an editor that has no `update()`, held-out tasks drawn exactly like the training tasks.
+ */
+function checkCombinations(config: Partial<RunConfig>, issues: ValidationIssue[]): void {
+  const agent = builtinName(config.agent);
+  if (config.method === 'internalize' && builtinName(config.internalize?.trainer) === 'tfjs') {
+    if (agent !== undefined && agent !== 'skill-reading') {
+      issues.push({
+        path: '$.internalize.trainer',
+        message: `"tfjs" trains the in-process skill-reading policy, but agent is ${describeSpec(config.agent)}; set agent: skill-reading, or use trainer: external to train an LLM agent elsewhere from \`skillrl export\``,
+      });
+    }
+  }
+  if (config.method !== 'evolve') return;
+  const section = config.evolve ?? {};
+  const variant = section.variant ?? 'skill-r1';
+  if (variant !== 'no-skill' && section.mode === 'grpo' && builtinName(section.generator) === 'llm-editor') {
+    issues.push({
+      path: '$.evolve.mode',
+      message:
+        '"grpo" trains the editor, but "llm-editor" has no update() (a frozen LLM); use mode: inference (and train it elsewhere from `skillrl export`), or a trainable editor: "step-editor", or a package with update()',
+    });
+  }
+  const heldOut = section.heldOut;
+  const tasks = config.tasks;
+  if (heldOut && tasks && heldOut.split === tasks.split && typeof config.seed === 'number') {
+    const trainSeed = seedOf(tasks, config.seed);
+    // evolve loads held-out tasks with seed + 3 unless the selection names one.
+    const heldSeed = seedOf(heldOut, config.seed + 3);
+    // The same split and the same seed draw the same tasks (up to the smaller limit). Other seeds may
+    // still meet: the adapter check loads both selections to see.
+    if (heldSeed === trainSeed) {
+      issues.push({
+        path: '$.evolve.heldOut',
+        message: `draws from the training split "${tasks.split}" with the same seed (${trainSeed}) as tasks, so it holds training tasks; use another split (e.g. valid_unseen) for evolve.heldOut.split, or another evolve.heldOut.seed`,
+      });
+    }
+  }
+}
+
 /** The rules a JSON Schema cannot say clearly: cross-field requirements and secrets in plain text. */
 export function checkConfigSemantics(config: Partial<RunConfig>): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
@@ -32,6 +92,7 @@ export function checkConfigSemantics(config: Partial<RunConfig>): ValidationIssu
   checkSpec('$.estimator', config.estimator, issues);
   checkSpec('$.evolve.generator', config.evolve?.generator, issues);
   checkSpec('$.internalize.trainer', config.internalize?.trainer, issues);
+  checkCombinations(config, issues);
   if (config.method === 'evolve') {
     if (config.internalize !== undefined) {
       issues.push({
@@ -72,6 +133,91 @@ export function checkConfigSemantics(config: Partial<RunConfig>): ValidationIssu
       issues.push({
         path: '$.internalize.ablation',
         message: `ablations modify SKILLC; variant "${variant}" takes none`,
+      });
+    }
+  }
+  return issues;
+}
+
+async function loadSome(adapter: TaskAdapter, selection: TaskSelection, seed: number, limit?: number) {
+  try {
+    const wanted = limit ?? selection.limit;
+    return await adapter.load({
+      split: selection.split,
+      seed: selection.seed ?? seed,
+      ...(wanted !== undefined ? { limit: wanted } : {}),
+    });
+  } catch {
+    // A split the adapter cannot load is reported when the run loads it, with the adapter's own message.
+    return undefined;
+  }
+}
+
+/**
+ * The combinations that cannot work with this adapter, found by asking it (nothing runs: at most a few
+ * tasks are loaded and one environment is created): a step editor without a step vocabulary, the
+ * skill-reading agent without admissible actions, SKILLC without a skill for any family, held-out tasks that
+ * are training tasks. `skillrl check` reports them, and `run` before anything is written.
+ */
+export async function checkConfigAgainstAdapter(
+  config: RunConfig,
+  adapter: TaskAdapter,
+): Promise<ValidationIssue[]> {
+  const issues: ValidationIssue[] = [];
+  const name = `adapter ${describeSpec(config.adapter)}${builtinName(config.adapter) === adapter.name ? '' : ` (${adapter.name})`}`;
+  const section = config.evolve ?? {};
+  const editing = config.method === 'evolve' && (section.variant ?? 'skill-r1') !== 'no-skill';
+  if (
+    editing &&
+    builtinName(section.generator) === 'step-editor' &&
+    typeof adapter.stepVocabulary !== 'function'
+  ) {
+    issues.push({
+      path: '$.evolve.generator',
+      message: `"step-editor" edits skills with the adapter's step vocabulary, but ${name} has no stepVocabulary(); use generator: llm-editor, or an adapter with stepVocabulary()`,
+    });
+  }
+  if (builtinName(config.agent) === 'skill-reading') {
+    const [task] = (await loadSome(adapter, config.tasks, config.seed, 1)) ?? [];
+    if (task) {
+      let actions: unknown;
+      try {
+        actions = (await adapter.createEnvironment(task)).admissibleActions;
+      } catch {
+        actions = 'unknown';
+      }
+      if (actions === undefined) {
+        issues.push({
+          path: '$.agent',
+          message: `"skill-reading" chooses among admissible actions, but the environments of ${name} have no admissibleActions() (free-text answers); use agent: openai (an LLM), or an adapter whose environments list their actions`,
+        });
+      }
+    }
+  }
+  if (config.method === 'internalize' && (config.internalize?.variant ?? 'skillc') !== 'grpo') {
+    const bank = typeof adapter.skills === 'function' ? await adapter.skills() : [];
+    if (!adapter.families.some((family) => skillForFamily(bank, family))) {
+      const variant = config.internalize?.variant ?? 'skillc';
+      issues.push({
+        path: '$.adapter',
+        message: `internalize variant "${variant}" pairs rollouts with and without each family's skill, but ${name} has no skill for any of its families (${adapter.families.join(', ') || 'none'}); give the adapter skills (its skills() or skill options), or use internalize.variant: grpo`,
+      });
+    }
+  }
+  if (config.method === 'evolve' && section.heldOut) {
+    const training = await loadSome(adapter, config.tasks, config.seed);
+    const held = await loadSome(adapter, section.heldOut, config.seed + 3);
+    const ids = new Set((training ?? []).map((t) => t.id));
+    const shared = (held ?? []).filter((t) => ids.has(t.id));
+    if (shared.length > 0) {
+      issues.push({
+        path: '$.evolve.heldOut',
+        message: `${shared.length} held-out task${shared.length === 1 ? ' is' : 's are'} also training tasks (${shared
+          .slice(0, 3)
+          .map((t) => t.id)
+          .join(
+            ', ',
+          )}${shared.length > 3 ? ', …' : ''}); use another split (e.g. valid_unseen) or another seed for evolve.heldOut`,
       });
     }
   }

@@ -137,13 +137,6 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   const estimator = await resolveEstimator(config.estimator ?? 'skill-r1', configPath);
   const tasks = await loadTasks(adapter, config.tasks, config.seed);
   const heldOutTasks = section.heldOut ? await loadTasks(adapter, section.heldOut, config.seed + 3) : [];
-  const overlap = heldOutTasks.find((t) => tasks.some((u) => u.id === t.id));
-  if (overlap) {
-    throw new InvalidArgumentError(
-      'evolve.heldOut',
-      `task ${overlap.id} is also a training task; choose another split or seed for the held-out tasks`,
-    );
-  }
   const bank = useS0 && adapter.skills ? await adapter.skills() : [];
 
   const session = openRun(
@@ -255,9 +248,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           ...(gen ? { editor: { name: gen.source, argument: 'evolve.generator' } } : {}),
           proposalRetries: section.proposalRetries ?? 2,
           proposalConcurrency,
-          ...(options.signal ? { signal: options.signal } : {}),
+          // The run's signal: the caller's (Ctrl-C, SIGTERM), or the error budget's stop.
+          signal: session.signal,
         },
-        {
+        // Editor calls count against the error budget (`health`), as rollouts do.
+        session.withEditorBudget({
           propose: (context, n) => (gen as ResolvedComponent<SkillGenerator>).value.propose(context, n),
           ...(gen?.value.update
             ? { update: (candidates, advantages) => gen.value.update!(candidates, advantages) }
@@ -310,7 +305,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
                 ? `${phase}: proposals ${done}/${total}${proposalNote(stats)}`
                 : `${phase}: rollouts${proposalNote(stats)}`,
             ),
-        },
+        }),
       );
       track.state = result.state;
       if (result.advantages) {

@@ -1,7 +1,8 @@
 import type { Agent, Rng, Task, TaskAdapter } from '@skillrl/core';
-import { createRng, InvalidArgumentError } from '@skillrl/core';
+import { createRng, InvalidArgumentError, ValidationError } from '@skillrl/core';
 import type { ComponentContext, ResolvedComponent } from '../components/component-types.js';
 import { resolveComponent } from '../components/resolve-component.js';
+import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
 import type { RunConfig, TaskSelection } from '../config/config-types.js';
 
 export interface RunBasics {
@@ -16,6 +17,10 @@ export async function setupBasics(config: RunConfig, configPath: string): Promis
   const root = createRng(config.seed);
   const base = (role: string): ComponentContext => ({ seed: root.seedFor(`component:${role}`), configPath });
   const adapter = await resolveComponent('adapter', config.adapter, base('adapter'));
+  // What cannot work with this adapter (a step editor without a vocabulary, the skill-reading agent without
+  // admissible actions, ...) fails here, as `skillrl check` reports it, before any other part is built.
+  const problems = await checkConfigAgainstAdapter(config, adapter.value);
+  if (problems.length > 0) throw new ValidationError('config', problems);
   const context = (role: string): ComponentContext => ({ ...base(role), adapter: adapter.value });
   const agent = await resolveComponent('agent', config.agent, context('agent'));
   return { root, adapter, agent, context };
