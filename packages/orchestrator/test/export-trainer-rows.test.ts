@@ -25,20 +25,30 @@ const SEED = 9;
 const COUNTING = resolve(__dirname, 'fixtures/counting-adapter.mjs');
 const WORDS = ['one', 'two', 'three'];
 
-/** The fake task model: counts right when the skill is in its system prompt, else repeats itself. */
-function replyFor(request: FakeChatRequest): string {
+function wordFor(request: FakeChatRequest): string {
   const messages = request.messages ?? [];
   const turn = messages.filter((m) => m.role === 'assistant').length;
   const knows = String(messages[0]?.content ?? '').includes('Say one, then two, then three.');
-  const word = knows ? WORDS[turn] : 'one';
-  return `Counting.\n<action>${word}</action>`;
+  return (knows ? WORDS[turn] : 'one') as string;
 }
+
+/** The fake task model: counts right when the skill is in its system prompt, else repeats itself. */
+function replyFor(request: FakeChatRequest): string {
+  return `Counting.\n<action>${wordFor(request)}</action>`;
+}
+
+/** In tools mode it calls the `act` tool instead. */
+const toolArguments = (request: FakeChatRequest) => JSON.stringify({ action: wordFor(request) });
 
 let server: FakeOpenAIServer;
 beforeAll(async () => {
   // For the runs made in this process; the CLI's children get it through `env`.
   process.env.SKILLRL_TEST_KEY = KEY;
-  server = await startFakeOpenAI({ seed: SEED, respond: replyFor });
+  server = await startFakeOpenAI({
+    seed: SEED,
+    respond: (request) =>
+      request.tools ? { toolCalls: [{ name: 'act', arguments: toolArguments(request) }] } : replyFor(request),
+  });
 });
 afterAll(async () => {
   await server.close();
@@ -93,17 +103,31 @@ function config(name: string, adapter: unknown, agentOptions: Record<string, unk
 
 /** Every chat request the server answered, by its messages (the fake model is a function of them). */
 function requestsByMessages(): Map<string, FakeChatRequest> {
-  const out = new Map<string, FakeChatRequest>();
+  return new Map([...sentWithIndex()].map(([k, v]) => [k, v.body]));
+}
+
+function indicesOf(messages: unknown): number[] {
+  const key = JSON.stringify(messages);
+  return server.requests
+    .filter((r) => JSON.stringify((r.body as FakeChatRequest | undefined)?.messages) === key)
+    .map((r) => r.index);
+}
+
+function sentWithIndex(): Map<string, { body: FakeChatRequest; index: number }> {
+  const out = new Map<string, { body: FakeChatRequest; index: number }>();
   for (const r of server.requests) {
     const body = r.body as FakeChatRequest;
-    if (r.path === '/v1/chat/completions' && body?.messages) out.set(JSON.stringify(body.messages), body);
+    if (r.path === '/v1/chat/completions' && body?.messages) {
+      out.set(JSON.stringify(body.messages), { body, index: r.index });
+    }
   }
   return out;
 }
 
 interface TrlRowOut {
   prompt: FakeChatRequest['messages'];
-  completion: { role: string; content: string }[];
+  completion: { role: string; content: string | null; tool_calls?: unknown[] }[];
+  tools?: unknown[];
   advantage: number;
   reward: number;
   prompt_ids?: number[];
@@ -291,5 +315,52 @@ describe('external training, honestly', () => {
     const rows = lines<TrlRowOut>(join(result.dir, 'export-trl.jsonl'));
     expect(rows[0]?.prompt?.[0]?.role).toBe('system');
     expect(rows.every((row) => row.prompt_ids === undefined && row.completion_ids === undefined)).toBe(true);
+  }, 60_000);
+
+  it('tools mode: trl rows carry the tools and the tool calls as sent; the turns still chain for verl', async () => {
+    const tdir = tempDir('export-tools');
+    const cfg = {
+      ...config(
+        'tools',
+        { package: COUNTING, export: 'createCountingAdapter' },
+        {
+          mode: 'tools',
+          logprobs: true,
+          returnTokenIds: true,
+        },
+      ),
+    };
+    cfg.internalize = { ...cfg.internalize, steps: 1 };
+    const result = await internalize(cfg as never, { configPath: writeConfig(tdir, cfg) });
+    const r = await cli(['export', result.dir, '--format', 'trl', '--json']);
+    expect(r.code, r.err).toBe(0);
+    const rows = lines<TrlRowOut>(JSON.parse(r.out).path);
+    expect(rows).toHaveLength(12);
+    const sent = sentWithIndex();
+    for (const row of rows) {
+      const hit = sent.get(JSON.stringify(row.prompt));
+      expect(hit).toBeDefined();
+      const { body } = hit as { body: FakeChatRequest; index: number };
+      expect(row.tools).toEqual(body.tools);
+      const callId = (row.completion[0]?.tool_calls?.[0] as { id?: string } | undefined)?.id ?? '';
+      // The id is the server's (call_<request index>_0); identical prompts of a group went out as several
+      // requests, so it is one of theirs.
+      expect(indicesOf(row.prompt)).toContain(Number(/^call_(\d+)_0$/.exec(callId)?.[1]));
+      expect(row.completion).toEqual([
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [
+            { id: callId, type: 'function', function: { name: 'act', arguments: toolArguments(body) } },
+          ],
+        },
+      ]);
+      expect(row.completion_ids).toEqual(fakeTokenize(toolArguments(body)).map(fakeTokenId));
+      // Earlier turns went back as assistant tool calls answered by tool messages.
+      if (row.meta.turn > 0) expect(row.prompt?.map((m) => m.role)).toContain('tool');
+    }
+    const verl = await cli(['export', result.dir, '--format', 'verl', '--json']);
+    expect(verl.code, verl.err).toBe(0);
+    expect(JSON.parse(verl.out)).toMatchObject({ rows: 4, sources: 4, notes: [] });
   }, 60_000);
 });
