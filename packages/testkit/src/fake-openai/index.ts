@@ -2,6 +2,7 @@ export { FAKE_IM_END, FAKE_IM_START, fakePromptTokenIds } from './fake-chat-temp
 export { FAKE_VOCAB_SIZE, fakeLogProbs, fakeTokenId, fakeTokenize } from './fake-tokens.js';
 export { startFakeOpenAI } from './start-fake-openai.js';
 export {
+  ENDPOINT_FAULT_KINDS,
   FAULT_KINDS,
   type FakeChatRequest,
   type FakeFaultOptions,

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fakePromptTokenIds } from './fake-chat-template.js';
 import { fakeTokenId, fakeTokenize } from './fake-tokens.js';
 import { startFakeOpenAI } from './start-fake-openai.js';
-import type { FakeOpenAIServer, FaultKind } from './types.js';
+import { ENDPOINT_FAULT_KINDS, type FakeOpenAIServer, type FaultKind } from './types.js';
 
 const servers: FakeOpenAIServer[] = [];
 async function start(options: Parameters<typeof startFakeOpenAI>[0] = {}) {
@@ -306,6 +306,43 @@ describe('startFakeOpenAI: faults', () => {
       body: JSON.stringify(ask('y')),
     }).then((r) => r.text());
     expect(() => JSON.parse(raw)).toThrow();
+  });
+
+  it('endpoint faults: 401, 404, an HTML 502 and a non-JSON 200, on every request, never drawn by rate', async () => {
+    const raw = async (server: FakeOpenAIServer) =>
+      fetch(`${server.baseURL}/chat/completions`, { method: 'POST', body: JSON.stringify(ask('y')) });
+    const unauthorized = await start({ faults: only('unauthorized') });
+    await expect(client(unauthorized).chat.completions.create(ask('x'))).rejects.toMatchObject({
+      status: 401,
+    });
+    const notFound = await start({ faults: only('not-found') });
+    await expect(client(notFound).chat.completions.create(ask('x'))).rejects.toMatchObject({ status: 404 });
+    const gateway = await start({ faults: only('bad-gateway-html') });
+    const page = await raw(gateway);
+    expect(page.status).toBe(502);
+    expect(page.headers.get('content-type')).toBe('text/html');
+    expect(await page.text()).toContain('<title>502 Bad Gateway</title>');
+    const garbage = await start({ faults: only('non-json') });
+    const body = await raw(garbage);
+    expect(body.status).toBe(200);
+    const text = await body.text();
+    expect(() => JSON.parse(text)).toThrow();
+    expect(garbage.stats().faulted['non-json']).toBe(1);
+    // The default kinds stay the transient ones: rate 1 never answers 401.
+    const transient = await start({ faults: { rate: 1, retryAfterMs: 1 } });
+    for (let i = 0; i < 12; i++) {
+      // Some default faults hang or drop: each request gives up quickly.
+      await fetch(`${transient.baseURL}/chat/completions`, {
+        method: 'POST',
+        body: JSON.stringify(ask(`t${i}`)),
+        signal: AbortSignal.timeout(200),
+      })
+        .then((r) => r.text())
+        .catch(() => undefined);
+    }
+    expect(transient.stats().received).toBe(12);
+    const faulted = transient.stats().faulted;
+    expect(ENDPOINT_FAULT_KINDS.every((k) => faulted[k] === 0)).toBe(true);
   });
 
   it('draws faults from the seed: same seed and requests give the same faults, at about the rate', async () => {

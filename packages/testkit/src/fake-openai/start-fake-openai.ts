@@ -5,6 +5,7 @@ import { createRng, InvalidArgumentError, type Rng } from '@skillrl/core';
 import { buildCompletion, buildStreamChunks } from './build-completion.js';
 import { normalizeReply } from './normalize-reply.js';
 import {
+  ENDPOINT_FAULT_KINDS,
   FAULT_KINDS,
   type FakeChatRequest,
   type FakeOpenAIOptions,
@@ -14,6 +15,8 @@ import {
   type FaultKind,
   type RecordedRequest,
 } from './types.js';
+
+const ALL_FAULT_KINDS: readonly FaultKind[] = [...FAULT_KINDS, ...ENDPOINT_FAULT_KINDS];
 
 const SECRET_HEADERS = new Set(['authorization', 'api-key', 'x-api-key', 'proxy-authorization']);
 
@@ -38,10 +41,10 @@ function validateOptions(options: FakeOpenAIOptions): void {
     );
   }
   for (const kind of faults?.kinds ?? []) {
-    if (!FAULT_KINDS.includes(kind)) {
+    if (!ALL_FAULT_KINDS.includes(kind)) {
       throw new InvalidArgumentError(
         'options.faults.kinds',
-        `unknown fault "${kind}"; use ${FAULT_KINDS.join(', ')}`,
+        `unknown fault "${kind}"; use ${ALL_FAULT_KINDS.join(', ')}`,
       );
     }
   }
@@ -127,7 +130,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const requests: RecordedRequest[] = [];
   const attempts = new Map<string, number>();
   const controllers = new Set<AbortController>();
-  const faulted = Object.fromEntries(FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
+  const faulted = Object.fromEntries(ALL_FAULT_KINDS.map((k) => [k, 0])) as Record<FaultKind, number>;
   let received = 0;
   let completed = 0;
   let aborted = 0;
@@ -215,6 +218,39 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     if (fault === 'server-error') {
       sendJson(res, 500, errorBody('Internal server error (injected fault).', 'server_error', null));
+      return;
+    }
+    if (fault === 'unauthorized') {
+      sendJson(
+        res,
+        401,
+        errorBody('Incorrect API key provided (injected fault).', 'invalid_request_error', 'invalid_api_key'),
+      );
+      return;
+    }
+    if (fault === 'not-found') {
+      sendJson(
+        res,
+        404,
+        errorBody(
+          `The model \`${String(request.model)}\` does not exist (injected fault).`,
+          'invalid_request_error',
+          'model_not_found',
+        ),
+      );
+      return;
+    }
+    if (fault === 'bad-gateway-html') {
+      const page =
+        '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+      res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
+      res.end(page);
+      return;
+    }
+    if (fault === 'non-json') {
+      const text = 'upstream answered something that is not JSON (injected fault)';
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+      res.end(text);
       return;
     }
 

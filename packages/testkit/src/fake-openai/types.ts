@@ -13,8 +13,18 @@ export type FaultKind =
   /** 200, but the tool call's `arguments` are not valid JSON. */
   | 'malformed-tool-call'
   /** 200 with a body (or SSE event) cut off in the middle of its JSON. */
-  | 'truncated-json';
+  | 'truncated-json'
+  // Endpoint faults: what a wrong key, URL or proxy gives on every request. Never drawn unless named.
+  /** 401 with OpenAI's "Incorrect API key" error body. */
+  | 'unauthorized'
+  /** 404 with an OpenAI-style "model not found" error body. */
+  | 'not-found'
+  /** 502 with an HTML page (a reverse proxy whose upstream is down), `content-type: text/html`. */
+  | 'bad-gateway-html'
+  /** 200 with `content-type: application/json` and a body that is not JSON. */
+  | 'non-json';
 
+/** The transient faults `faults.rate` draws from by default: a retry may get through. */
 export const FAULT_KINDS: readonly FaultKind[] = [
   'rate-limit',
   'server-error',
@@ -22,6 +32,17 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'drop',
   'malformed-tool-call',
   'truncated-json',
+];
+
+/**
+ * Faults of a misconfigured endpoint (a wrong key, a wrong path, a proxy in front of nothing): name them in
+ * `faults.kinds` or return them from `faults.plan`; `rate` alone never draws them.
+ */
+export const ENDPOINT_FAULT_KINDS: readonly FaultKind[] = [
+  'unauthorized',
+  'not-found',
+  'bad-gateway-html',
+  'non-json',
 ];
 
 /** One tool call the fake model makes. `arguments` is sent verbatim, so it may be invalid JSON on purpose. */
