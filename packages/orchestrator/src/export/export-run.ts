@@ -5,11 +5,14 @@ import {
   formatSkill,
   InvalidArgumentError,
   type JsonObject,
+  readRunStream,
+  readRunStreamLines,
   type SkillCandidate,
+  type StreamReadNote,
   type Trajectory,
 } from '@skillrl/core';
 import type { RunManifest } from '../run/run-session.js';
-import { jsonlLines, jsonlRecords, leadingId } from './read-jsonl-records.js';
+import { leadingId } from './leading-id.js';
 import { type RowSource, type TrlRow, trlRows } from './trl-rows.js';
 import { verlRows } from './verl-rows.js';
 
@@ -62,6 +65,8 @@ interface Counts {
   trajectoriesWithoutIds: number;
   perTurn: number;
   turns: number;
+  /** What the stream readers skipped (a line still being written, a damaged line or segment). */
+  read: StreamReadNote[];
 }
 
 function readManifest(dir: string): RunManifest {
@@ -72,10 +77,12 @@ function readManifest(dir: string): RunManifest {
   return JSON.parse(readFileSync(path, 'utf8')) as RunManifest;
 }
 
-/** advantages.jsonl, a record appended twice (a unit interrupted after writing it) counted once. */
-function readAdvantages(dir: string): AdvantageRecord[] {
+const reading = (counts: Counts) => ({ onNote: (note: StreamReadNote) => counts.read.push(note) });
+
+/** The advantages stream, a record appended twice (a unit interrupted after writing it) counted once. */
+function readAdvantages(dir: string, counts: Counts): AdvantageRecord[] {
   const byKey = new Map<string, AdvantageRecord>();
-  for (const r of jsonlRecords<AdvantageRecord>(join(dir, 'advantages.jsonl'))) byKey.set(r.key, r);
+  for (const r of readRunStream<AdvantageRecord>(dir, 'advantages', reading(counts))) byKey.set(r.key, r);
   return [...byKey.values()];
 }
 
@@ -108,7 +115,7 @@ function* evolveRows(dir: string, format: ExportFormat, counts: Counts): Generat
     );
   }
   const wanted = new Map<string, AdvantageRecord['rows']>();
-  for (const record of readAdvantages(dir)) {
+  for (const record of readAdvantages(dir, counts)) {
     for (const row of record.rows) {
       const key = `${record.unit}/${row.taskId}`;
       const list = wanted.get(key) ?? [];
@@ -117,8 +124,10 @@ function* evolveRows(dir: string, format: ExportFormat, counts: Counts): Generat
     }
   }
   const seen = new Set<string>();
-  for (const record of jsonlRecords<{ key: string; candidates: SkillCandidate[] }>(
-    join(dir, 'candidates.jsonl'),
+  for (const record of readRunStream<{ key: string; candidates: SkillCandidate[] }>(
+    dir,
+    'candidates',
+    reading(counts),
   )) {
     const rows = wanted.get(record.key);
     if (!rows || seen.has(record.key)) continue;
@@ -156,14 +165,15 @@ function* evolveRows(dir: string, format: ExportFormat, counts: Counts): Generat
 
 function* internalizeRows(dir: string, format: ExportFormat, counts: Counts): Generator<object> {
   const trained = new Map<string, RowSource>();
-  for (const record of readAdvantages(dir)) {
+  for (const record of readAdvantages(dir, counts)) {
     for (const row of record.rows) {
       if (row.trajectoryId) trained.set(row.trajectoryId, { unit: record.unit, advantage: row.advantage });
     }
   }
   const done = new Set<string>();
-  // One trajectory in memory at a time: rollouts.jsonl holds every episode of the run (hundreds of MB).
-  for (const line of jsonlLines(join(dir, 'rollouts.jsonl'))) {
+  // One trajectory in memory at a time: the rollouts hold every episode of the run (hundreds of MB), in
+  // rollouts.jsonl or, in a long run, its closed segments too (core's reader reads both layouts).
+  for (const line of readRunStreamLines(dir, 'rollouts', reading(counts))) {
     const id = leadingId(line);
     if (id !== undefined && (!trained.has(id) || done.has(id))) continue;
     const t = JSON.parse(line) as Trajectory;
@@ -217,7 +227,13 @@ const NO_IDS =
 
 /** What an export left out, in words; throws when nothing could be exported in the asked-for layout. */
 function notesOf(format: ExportFormat, method: string, counts: Counts, rows: number): string[] {
-  const notes: string[] = [];
+  const notes: string[] = counts.read.map((n) =>
+    n.kind === 'torn'
+      ? `${n.file}: an unfinished last line (${n.bytes} bytes) left out: a run still writing, or torn by a crash.`
+      : n.kind === 'damaged'
+        ? `${n.file}: line ${n.lineNo} is not valid JSON and was left out.`
+        : `${n.file} could not be read and was left out: ${n.reason}`,
+  );
   if (method !== 'internalize' || format === 'jsonl') return notes;
   const trained = counts.sources + counts.trajectoriesWithoutRecord + counts.trajectoriesWithoutIds;
   if (format === 'trl') {
@@ -285,6 +301,7 @@ function emptyCounts(): Counts {
     trajectoriesWithoutIds: 0,
     perTurn: 0,
     turns: 0,
+    read: [],
   };
 }
 
