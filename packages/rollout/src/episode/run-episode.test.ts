@@ -168,6 +168,59 @@ describe('runEpisode', () => {
     expect(env.stepped).toEqual(['increment']);
   });
 
+  it('passes the task to execute, sends the result as the tool message, and keeps tool calls out of answer', async () => {
+    const server = await serve({
+      script: [
+        { toolCalls: [{ name: 'lookup', arguments: '{"key":"x"}' }] },
+        { toolCalls: [{ name: 'lookup', arguments: '{"key":"y"}' }] },
+      ],
+    });
+    const seen: unknown[] = [];
+    const lookup: ToolDefinition = {
+      name: 'lookup',
+      description: 'Look a key up for this task.',
+      parameters: { type: 'object', properties: { key: { type: 'string' } } },
+      execute: (args, options) => {
+        seen.push(options?.task?.id);
+        return `value of ${String(args.key)} for ${options?.task?.id}`;
+      },
+    };
+    const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL, mode: 'tools' });
+    const env = counterEnv();
+    const t = await runEpisode({ agent, env, task, verifier: reached, tools: [lookup], maxSteps: 2 });
+    expect(seen).toEqual(['count-3', 'count-3']);
+    expect(env.stepped).toEqual([]);
+    // Only look-ups: the environment got no action, so there is no answer.
+    expect(t.answer).toBeUndefined();
+    const second = server.requests[1]?.body as FakeChatRequest;
+    const toolMessage = second.messages?.find((m) => m.role === 'tool');
+    expect(toolMessage?.content).toBe('value of x for count-3');
+    const assistant = second.messages?.find((m) => m.role === 'assistant') as {
+      tool_calls: { id: string }[];
+    };
+    expect(toolMessage?.tool_call_id).toBe(assistant.tool_calls[0]?.id);
+
+    const bad = await serve({ script: [{ toolCalls: [{ name: 'broken', arguments: '{}' }] }] });
+    const broken: ToolDefinition = {
+      name: 'broken',
+      description: 'Returns no text.',
+      parameters: { type: 'object' },
+      execute: () => 42 as unknown as string,
+    };
+    const badAgent = createOpenAIAgent({ model: 'm', baseURL: bad.baseURL, mode: 'tools' });
+    const failed = await runEpisode({
+      agent: badAgent,
+      env: counterEnv(),
+      task,
+      verifier: reached,
+      tools: [broken],
+    });
+    expect(failed.error).toEqual({
+      code: 'tool',
+      message: 'TypeError: tool "broken" returned number, expected a string',
+    });
+  });
+
   it('rejects a skill-less condition 1, and throws the abort reason when cancelled', async () => {
     const server = await serve({ faults: { plan: () => 'hang' } });
     const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL });
