@@ -16,7 +16,7 @@ update, exactly what `createTfjsTrainer(..., { gradients: 'hand' })` computes:
 Prints one JSON line: median and min ms per update over the timed reps (after one warm-up update), the
 torch version, and the weights after all updates (for the bench to compare with the TS trainer's).
 With --serve it answers lines on stdin instead, so the bench can interleave its updates with tfjs's under
-the same load: "update" runs one and answers {"ms": ...}; "weights" answers the weights and metrics so far.
+the same load: "update" runs one and answers {"ms": wall, "cpu_ms": process CPU time}; "weights" answers the weights and metrics so far.
 Usage: python3 torch_step.py <dir> [reps] | python3 torch_step.py <dir> --serve
 """
 import json
@@ -149,9 +149,10 @@ def main():
         for line in sys.stdin:
             command = line.strip()
             if command == "update":
-                start = time.perf_counter()
+                start, cpu = time.perf_counter(), time.process_time()
                 metrics = update()
-                print(json.dumps({"ms": (time.perf_counter() - start) * 1000}), flush=True)
+                wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+                print(json.dumps({"ms": wall * 1000, "cpu_ms": cpu * 1000}), flush=True)
             elif command == "weights":
                 print(json.dumps({"metrics": metrics, "weights": weights()}), flush=True)
             else:
