@@ -73,7 +73,9 @@ describe('examples/gaia-openai with tools (gaia-tools.yaml)', () => {
       expect(t.reward, t.taskId).toBe(script.reward);
       // One step per scripted turn: the tool calls, then the answer.
       expect(t.steps, t.taskId).toHaveLength(script.turns.length);
-      const called = t.steps.slice(0, -1).map((s) => (s.info?.toolCall as { name: string }).name);
+      const called = t.steps
+        .slice(0, -1)
+        .map((s) => (s.info?.toolCall as { name?: string } | undefined)?.name);
       expect(called, t.taskId).toEqual(script.tools);
     }
     expect(metrics.final_reward).toBeCloseTo(3 / 4, 12);
