@@ -6,7 +6,7 @@ import { packDecisionBatch } from './decision-batch.js';
 import type { DecisionRecord } from './decision-record.js';
 import { type AgentParameters, initParameters, PARAMETER_NAMES } from './parameters.js';
 import { scoreDecision } from './score-decision.js';
-import { backwardDecisions, forwardDecisions, skillReads } from './typed-network.js';
+import { backwardDecisions, type ContextRoute, forwardDecisions, skillReads } from './typed-network.js';
 
 const V = 30;
 const config = resolveAgentConfig({ dim: 4, hidden: 5 });
@@ -67,12 +67,13 @@ describe('forwardDecisions', () => {
         fc.array(episode, { minLength: 1, maxLength: 3 }),
         fc.constantFrom(4, 0.5, -2),
         fc.integer({ min: 0, max: 1000 }),
-        (rows, tau, seed) => {
+        fc.constantFrom<ContextRoute>('auto', 'direct', 'words'),
+        (rows, tau, seed, route) => {
           const params = busy(seed, tau);
           const records = rows.map((r) => r.map(([rec]) => rec));
           const memories = rows.map((r) => r.map(([, mem]) => mem));
           const batch = packDecisionBatch(records, { vocabularySize: V, memories });
-          const pass = forwardDecisions(params, batch, d, skillReads(params.prior, batch));
+          const pass = forwardDecisions(params, batch, d, skillReads(params.prior, batch), route);
           records.forEach((row, b) => {
             row.forEach((rec, t) => {
               const spec = scoreDecision(params, rec, d, memories[b]?.[t] ?? []);
@@ -90,41 +91,46 @@ describe('forwardDecisions', () => {
 });
 
 describe('backwardDecisions', () => {
-  it('is the gradient of the forward pass (central differences in float64)', () => {
-    const rng = createRng('finite-differences');
-    const [rows] = fc.sample(fc.array(episode, { minLength: 3, maxLength: 3 }), { numRuns: 1, seed: 7 });
-    const records = (rows ?? []).map((r) => r.map(([rec]) => rec));
-    const memories = (rows ?? []).map((r) => r.map(([, mem]) => mem));
-    const batch = packDecisionBatch(records, { vocabularySize: V, memories });
-    const params = busy(11, 3);
-    const reads = skillReads(params.prior, batch);
-    const size = batch.B * batch.T;
-    const gl = Float64Array.from({ length: size }, () => rng.normal());
-    const ge = Float64Array.from({ length: size }, () => rng.normal());
-    const objective = (p: AgentParameters) => {
-      const out = forwardDecisions(p, batch, d, reads);
-      let s = 0;
-      for (let i = 0; i < size; i++) {
-        s += (gl[i] as number) * (out.logProbs[i] as number) + (ge[i] as number) * (out.entropy[i] as number);
+  it.each<ContextRoute>(['direct', 'words'])(
+    'is the gradient of the forward pass, context %s (central differences in float64)',
+    (route) => {
+      const rng = createRng('finite-differences');
+      const [rows] = fc.sample(fc.array(episode, { minLength: 3, maxLength: 3 }), { numRuns: 1, seed: 7 });
+      const records = (rows ?? []).map((r) => r.map(([rec]) => rec));
+      const memories = (rows ?? []).map((r) => r.map(([, mem]) => mem));
+      const batch = packDecisionBatch(records, { vocabularySize: V, memories });
+      const params = busy(11, 3);
+      const reads = skillReads(params.prior, batch);
+      const size = batch.B * batch.T;
+      const gl = Float64Array.from({ length: size }, () => rng.normal());
+      const ge = Float64Array.from({ length: size }, () => rng.normal());
+      const objective = (p: AgentParameters) => {
+        const out = forwardDecisions(p, batch, d, reads, route);
+        let s = 0;
+        for (let i = 0; i < size; i++) {
+          s +=
+            (gl[i] as number) * (out.logProbs[i] as number) + (ge[i] as number) * (out.entropy[i] as number);
+        }
+        return s;
+      };
+      const pass = forwardDecisions(params, batch, d, reads, route);
+      const grads = backwardDecisions(params, batch, d, pass, gl, ge);
+      let checked = 0;
+      for (const name of PARAMETER_NAMES) {
+        if (name === 'prior') continue;
+        // The passes only read the weights: a float64 copy takes a nudge float32 would round away.
+        for (let i = 0; i < params[name].length; i += Math.max(1, Math.floor(params[name].length / 12))) {
+          const h = 1e-5;
+          const plus = { ...params, [name]: Float64Array.from(params[name]) as unknown as Float32Array };
+          const minus = { ...params, [name]: Float64Array.from(params[name]) as unknown as Float32Array };
+          (plus[name] as Float32Array)[i] = (params[name][i] as number) + h;
+          (minus[name] as Float32Array)[i] = (params[name][i] as number) - h;
+          const fd = (objective(plus) - objective(minus)) / (2 * h);
+          expect(grads[name][i] as number, `${name}[${i}]`).toBeCloseTo(fd, 6);
+          checked += 1;
+        }
       }
-      return s;
-    };
-    const grads = backwardDecisions(params, batch, d, forwardDecisions(params, batch, d, reads), gl, ge);
-    let checked = 0;
-    for (const name of PARAMETER_NAMES) {
-      if (name === 'prior') continue;
-      // The passes only read the weights: a float64 copy takes a nudge float32 would round away.
-      for (let i = 0; i < params[name].length; i += Math.max(1, Math.floor(params[name].length / 12))) {
-        const h = 1e-5;
-        const plus = { ...params, [name]: Float64Array.from(params[name]) as unknown as Float32Array };
-        const minus = { ...params, [name]: Float64Array.from(params[name]) as unknown as Float32Array };
-        (plus[name] as Float32Array)[i] = (params[name][i] as number) + h;
-        (minus[name] as Float32Array)[i] = (params[name][i] as number) - h;
-        const fd = (objective(plus) - objective(minus)) / (2 * h);
-        expect(grads[name][i] as number, `${name}[${i}]`).toBeCloseTo(fd, 6);
-        checked += 1;
-      }
-    }
-    expect(checked).toBeGreaterThan(40);
-  });
+      expect(checked).toBeGreaterThan(40);
+    },
+  );
 });

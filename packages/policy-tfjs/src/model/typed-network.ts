@@ -20,6 +20,8 @@ export interface NetworkPass {
   /** Per candidate: log π and π [K]. */
   candLogProbs: Float64Array;
   candProbs: Float64Array;
+  /** How the context blocks reached the hidden layer (the backward pass goes back the same way). */
+  plan: ContextPlan;
 }
 
 /** The trained parameters' gradients (the prior's is absent: it is frozen here). */
@@ -133,11 +135,17 @@ function denseRead(
   return (beta * num) / z;
 }
 
-/** Mean embedding of every distinct list: Σ w·E[id] over its entries. */
-function listVectors(embedding: Float32Array, batch: DecisionBatch, d: number): Float64Array {
+/** Mean embedding of every distinct list the pass reads: Σ w·E[id] over its entries. */
+function listVectors(
+  embedding: Float32Array,
+  batch: DecisionBatch,
+  d: number,
+  needed: Uint8Array,
+): Float64Array {
   const vecs = new Float64Array(batch.U * d);
   const { listStart, listIds, listWeights } = batch;
   for (let u = 0; u < batch.U; u++) {
+    if (needed[u] === 0) continue;
     const at = u * d;
     for (let e = listStart[u] as number; e < (listStart[u + 1] as number); e++) {
       const w = listWeights[e] as number;
@@ -150,6 +158,78 @@ function listVectors(embedding: Float32Array, batch: DecisionBatch, d: number): 
 }
 
 /**
+ * How each context block's slots reach the hidden layer. Directly: the list's mean embedding, then its
+ * product with the block's rows of W_h (d·H per slot). Or through its words: vec(list)·W_h = Σ w·(E[id]·W_h),
+ * so with E·W_h formed once for the block's distinct words, a slot costs H per distinct word — cheaper for
+ * blocks of many short, distinct lists (recent actions, the memory). Chosen per batch by operation count.
+ */
+export interface ContextPlan {
+  /** Per block: 1 when its slots go through their words. */
+  viaWords: Uint8Array;
+  /** Per block: its distinct words, and each word's row among them (−1 for none), for via-words blocks. */
+  words: Int32Array[];
+  wordRow: Int32Array[];
+  /** Lists whose mean embedding a pass needs: candidates' and direct blocks' slots. */
+  needsVector: Uint8Array;
+}
+
+const plans = new WeakMap<DecisionBatch, Map<string, ContextPlan>>();
+
+/** `auto` by operation count; `direct` / `words` force one route for every block (tests). */
+export type ContextRoute = 'auto' | 'direct' | 'words';
+
+function contextPlan(batch: DecisionBatch, d: number, H: number, route: ContextRoute): ContextPlan {
+  const key = `${d}x${H}x${route}`;
+  let byShape = plans.get(batch);
+  const known = byShape?.get(key);
+  if (known) return known;
+  const V = batch.vocabularySize;
+  const { slotList, slotBlock, listStart, listIds } = batch;
+  const entries = (u: number) => (listStart[u + 1] as number) - (listStart[u] as number);
+  const viaWords = new Uint8Array(CONTEXT_BLOCKS);
+  const words: Int32Array[] = [];
+  const wordRow: Int32Array[] = [];
+  for (let b = 0; b < CONTEXT_BLOCKS; b++) {
+    const row = new Int32Array(V).fill(-1);
+    const list: number[] = [];
+    let direct = 0;
+    let perWord = 0;
+    for (let s = 0; s < slotList.length; s++) {
+      if (slotBlock[s] !== b || slotList[s] === 0) continue;
+      const u = slotList[s] as number;
+      // Forward and backward: the mean embedding and its spread back (2·entries·d), the product and its
+      // two gradients (3·d·H); against the words' rows and their gradients (2·entries·H).
+      direct += 2 * entries(u) * d + 3 * d * H;
+      perWord += 2 * entries(u) * H;
+      for (let e = listStart[u] as number; e < (listStart[u + 1] as number); e++) {
+        const id = listIds[e] as number;
+        if (row[id] === -1) {
+          row[id] = list.length;
+          list.push(id);
+        }
+      }
+    }
+    // E·W_h for the block's words, and its two gradients.
+    perWord += 3 * list.length * d * H;
+    viaWords[b] = route === 'words' || (route === 'auto' && perWord < direct) ? 1 : 0;
+    words.push(Int32Array.from(list));
+    wordRow.push(row);
+  }
+  const needsVector = new Uint8Array(batch.U);
+  for (let k = 0; k < batch.K; k++) needsVector[batch.candList[k] as number] = 1;
+  for (let s = 0; s < slotList.length; s++) {
+    if (viaWords[slotBlock[s] as number] === 0) needsVector[slotList[s] as number] = 1;
+  }
+  const plan = { viaWords, words, wordRow, needsVector };
+  if (!byShape) {
+    byShape = new Map();
+    plans.set(batch, byShape);
+  }
+  byShape.set(key, plan);
+  return plan;
+}
+
+/**
  * Log-probs of the chosen candidates and entropies for every decision of the batch, with `reads` the
  * skill reader's term per candidate (`skillReads`; omit it for a batch without skills).
  */
@@ -158,6 +238,7 @@ export function forwardDecisions(
   batch: DecisionBatch,
   d: number,
   reads?: Float64Array,
+  route: ContextRoute = 'auto',
 ): NetworkPass {
   const { N, K } = batch;
   const H = params.hiddenBias.length;
@@ -169,7 +250,8 @@ export function forwardDecisions(
   const WhT = transpose(params.hiddenWeights, W, H);
   const WqT = transpose(params.query, H, d);
   const GT = transpose(params.featureGate, H, F);
-  const vecs = listVectors(params.embedding, batch, d);
+  const plan = contextPlan(batch, d, H, route);
+  const vecs = listVectors(params.embedding, batch, d, plan.needsVector);
   const hidden = new Float64Array(N * H);
   const query = new Float64Array(N * d);
   const theta = new Float64Array(F);
@@ -178,7 +260,7 @@ export function forwardDecisions(
   const logProbs = new Float64Array(batch.B * batch.T);
   const entropy = new Float64Array(batch.B * batch.T);
   const { contextSlot, candStart, candList, feats, invTemp } = batch;
-  const slotPre = slotProducts(vecs, WhT, batch, d, H);
+  const slotPre = slotProducts(params, vecs, WhT, batch, d, H, plan);
   for (let n = 0; n < N; n++) {
     const h0 = n * H;
     for (let k = 0; k < H; k++) hidden[h0 + k] = bh[k] as number;
@@ -226,7 +308,7 @@ export function forwardDecisions(
     logProbs[at] = chosen >= 0 ? (candLogProbs[k0 + chosen] as number) : 0;
     entropy[at] = ent;
   }
-  return { logProbs, entropy, vecs, hidden, query, candLogProbs, candProbs };
+  return { logProbs, entropy, vecs, hidden, query, candLogProbs, candProbs, plan };
 }
 
 /** Σ a[i..i+n)·b[j..j+n), in four interleaved sums (a single sum is one long chain of dependent adds). */
@@ -253,26 +335,64 @@ function transpose(m: Float32Array, rows: number, cols: number): Float64Array {
 }
 
 /**
- * Each context slot's share of the hidden pre-activation, vec(list)·W_h[block rows] [slots, H], from W_hᵀ:
- * one product per distinct (block, list) pair instead of one per decision and block.
+ * Each context slot's share of the hidden pre-activation, vec(list)·W_h[block rows] [slots, H]: one product
+ * per distinct (block, list) pair instead of one per decision and block, directly or through the words.
  */
 function slotProducts(
+  params: AgentParameters,
   vecs: Float64Array,
   WhT: Float64Array,
   batch: DecisionBatch,
   d: number,
   H: number,
+  plan: ContextPlan,
 ): Float64Array {
   const W = CONTEXT_BLOCKS * d;
-  const { slotList, slotBlock } = batch;
+  const { slotList, slotBlock, listStart, listIds, listWeights } = batch;
   const out = new Float64Array(slotList.length * H);
+  const wordProducts = plan.words.map((words, b) =>
+    plan.viaWords[b] ? wordRowsTimesHidden(params, words, b, d, H) : undefined,
+  );
   for (let s = 0; s < slotList.length; s++) {
     const list = slotList[s] as number;
     if (list === 0) continue;
-    const v0 = list * d;
-    const b0 = (slotBlock[s] as number) * d;
+    const b = slotBlock[s] as number;
     const o0 = s * H;
-    for (let k = 0; k < H; k++) out[o0 + k] = dot(vecs, v0, WhT, k * W + b0, d);
+    const ew = wordProducts[b];
+    if (ew) {
+      const row = plan.wordRow[b] as Int32Array;
+      for (let e = listStart[list] as number; e < (listStart[list + 1] as number); e++) {
+        const w = listWeights[e] as number;
+        const r0 = (row[listIds[e] as number] as number) * H;
+        for (let k = 0; k < H; k++) out[o0 + k] = (out[o0 + k] as number) + w * (ew[r0 + k] as number);
+      }
+    } else {
+      const v0 = list * d;
+      const b0 = b * d;
+      for (let k = 0; k < H; k++) out[o0 + k] = dot(vecs, v0, WhT, k * W + b0, d);
+    }
+  }
+  return out;
+}
+
+/** E[id]·W_h[block b's rows] for each of the block's words [words, H]. */
+function wordRowsTimesHidden(
+  params: AgentParameters,
+  words: Int32Array,
+  b: number,
+  d: number,
+  H: number,
+): Float64Array {
+  const { embedding: E, hiddenWeights: Wh } = params;
+  const out = new Float64Array(words.length * H);
+  for (let r = 0; r < words.length; r++) {
+    const e0 = (words[r] as number) * d;
+    const o0 = r * H;
+    for (let j = 0; j < d; j++) {
+      const x = E[e0 + j] as number;
+      const w0 = (b * d + j) * H;
+      for (let k = 0; k < H; k++) out[o0 + k] = (out[o0 + k] as number) + x * (Wh[w0 + k] as number);
+    }
   }
   return out;
 }
@@ -369,14 +489,29 @@ export function backwardDecisions(
       for (let k = 0; k < H; k++) dSlot[s0 + k] = (dSlot[s0 + k] as number) + (dPre[k] as number);
     }
   }
-  // Each slot's gradient into W_h's block rows and into its list's mean embedding.
-  const { slotList, slotBlock } = batch;
+  // Each slot's gradient into W_h's block rows and into its list's mean embedding, or into its words.
+  const { plan } = pass;
+  const { slotList, slotBlock, listStart, listIds, listWeights } = batch;
+  const wordGrads = plan.words.map((words, b) =>
+    plan.viaWords[b] ? new Float64Array(words.length * H) : undefined,
+  );
   for (let s = 0; s < slotList.length; s++) {
     const list = slotList[s] as number;
     if (list === 0) continue;
-    const v0 = list * d;
+    const b = slotBlock[s] as number;
     const s0 = s * H;
-    const b0 = (slotBlock[s] as number) * d;
+    const dew = wordGrads[b];
+    if (dew) {
+      const row = plan.wordRow[b] as Int32Array;
+      for (let e = listStart[list] as number; e < (listStart[list + 1] as number); e++) {
+        const w = listWeights[e] as number;
+        const r0 = (row[listIds[e] as number] as number) * H;
+        for (let k = 0; k < H; k++) dew[r0 + k] = (dew[r0 + k] as number) + w * (dSlot[s0 + k] as number);
+      }
+      continue;
+    }
+    const v0 = list * d;
+    const b0 = b * d;
     for (let j = 0; j < d; j++) {
       const c = vecs[v0 + j] as number;
       const w0 = (b0 + j) * H;
@@ -389,6 +524,27 @@ export function backwardDecisions(
       dVecs[v0 + j] = (dVecs[v0 + j] as number) + dc;
     }
   }
+  // Through the words: the gradient of E[id]·W_h into both factors.
+  const E = params.embedding;
+  plan.words.forEach((words, b) => {
+    const dew = wordGrads[b];
+    if (!dew) return;
+    for (let r = 0; r < words.length; r++) {
+      const e0 = (words[r] as number) * d;
+      const r0 = r * H;
+      for (let j = 0; j < d; j++) {
+        const x = E[e0 + j] as number;
+        const w0 = (b * d + j) * H;
+        let acc = 0;
+        for (let k = 0; k < H; k++) {
+          const g = dew[r0 + k] as number;
+          gWh[w0 + k] = (gWh[w0 + k] as number) + x * g;
+          acc += (Wh[w0 + k] as number) * g;
+        }
+        gE[e0 + j] = (gE[e0 + j] as number) + acc;
+      }
+    }
+  });
   const grads: NetworkGradients = {
     embedding: gE,
     hiddenWeights: gWh,
@@ -399,9 +555,9 @@ export function backwardDecisions(
     featureGate: gG,
   };
   // Each list's mean embedding spreads its gradient back over its words by their weights.
-  const { listStart, listIds, listWeights } = batch;
   const dE = gE;
   for (let u = 1; u < batch.U; u++) {
+    if (plan.needsVector[u] === 0) continue;
     const at = u * d;
     for (let e = listStart[u] as number; e < (listStart[u + 1] as number); e++) {
       const w = listWeights[e] as number;

@@ -94,24 +94,26 @@ describe('hand-written gradients', () => {
     const tfEntropy = await out.entropy.data();
     tf.dispose([out.logProbs, out.entropy]);
 
-    const pass = forwardDecisions(params, decisions, d, skillReads(params.prior, decisions));
-    expect(relativeError(pass.logProbs, tfLogProbs)).toBeLessThan(1e-5);
-    expect(relativeError(pass.entropy, tfEntropy)).toBeLessThan(1e-5);
-    // The typed forward is the acting scorer's function: the log-probs the agent sampled with.
-    batch.forEach((t, b) => {
-      t.steps.forEach((s, i) => {
-        expect(Math.abs((pass.logProbs[b * T + i] as number) - (s.logProb as number))).toBeLessThan(1e-9);
+    // Every route of the context blocks into the hidden layer (`auto` mixes them on this batch).
+    for (const route of ['auto', 'direct', 'words'] as const) {
+      const pass = forwardDecisions(params, decisions, d, skillReads(params.prior, decisions), route);
+      expect(relativeError(pass.logProbs, tfLogProbs)).toBeLessThan(1e-5);
+      expect(relativeError(pass.entropy, tfEntropy)).toBeLessThan(1e-5);
+      // The typed forward is the acting scorer's function: the log-probs the agent sampled with.
+      batch.forEach((t, b) => {
+        t.steps.forEach((s, i) => {
+          expect(Math.abs((pass.logProbs[b * T + i] as number) - (s.logProb as number))).toBeLessThan(1e-9);
+        });
       });
-    });
-
-    const hand = backwardDecisions(params, decisions, d, pass, dLogProbs, dEntropy);
-    for (const name of PARAMETER_NAMES) {
-      if (name === 'prior') continue;
-      const auto = grads[policy.variables[name].name]?.dataSync() as Float32Array;
-      expect(auto, name).toBeDefined();
-      const norm = Math.sqrt(auto.reduce((a, x) => a + x * x, 0));
-      expect(norm, `${name} has a gradient`).toBeGreaterThan(1e-3);
-      expect(relativeError(hand[name], auto), name).toBeLessThan(5e-6);
+      const hand = backwardDecisions(params, decisions, d, pass, dLogProbs, dEntropy);
+      for (const name of PARAMETER_NAMES) {
+        if (name === 'prior') continue;
+        const auto = grads[policy.variables[name].name]?.dataSync() as Float32Array;
+        expect(auto, name).toBeDefined();
+        const norm = Math.sqrt(auto.reduce((a, x) => a + x * x, 0));
+        expect(norm, `${name} has a gradient`).toBeGreaterThan(1e-3);
+        expect(relativeError(hand[name], auto), `${route} ${name}`).toBeLessThan(5e-6);
+      }
     }
     tf.dispose(Object.values(grads));
     policy.dispose();
