@@ -252,7 +252,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           signal: session.signal,
         },
         // Editor calls count against the error budget (`health`), as rollouts do.
-        session.withEditorBudget({
+        session.withEditorBudget<Parameters<typeof step>[1]>({
           propose: (context, n) => (gen as ResolvedComponent<SkillGenerator>).value.propose(context, n),
           ...(gen?.value.update
             ? { update: (candidates, advantages) => gen.value.update!(candidates, advantages) }
@@ -265,10 +265,12 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           storedProposal: (taskId) => {
             const r = session.readKeyed<CandidatesRecord>('candidates', `${unit}/${taskId}`);
             if (!r) return undefined;
+            // Records written before attempts were stored mark a fallback on the candidate alone.
+            const fallback = r.fallback ?? (r.candidates[0]?.info?.fallback ? 'current-skill' : undefined);
             return {
               candidates: r.candidates,
               attempts: r.attempts ?? [],
-              ...(r.fallback ? { fallback: r.fallback } : {}),
+              ...(fallback ? { fallback } : {}),
             };
           },
           onCandidates: (taskId, candidates, proposal) =>
