@@ -1,4 +1,9 @@
 import { runCli } from './cli/create-cli.js';
+import { quietOnEpipe } from './cli/quiet-epipe.js';
+
+// `skillrl … | head -1`: the reader leaving is not an error of the command.
+quietOnEpipe(process.stdout);
+quietOnEpipe(process.stderr);
 
 runCli(process.argv.slice(2)).then(
   (code) => {

@@ -2,14 +2,28 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Trajectory } from '@skillrl/core';
-import { createRng } from '@skillrl/core';
+import { createRng, readRunStream, streamFiles } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { CLI, evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';
 
-function lines(path: string): number {
-  if (!existsSync(path)) return 0;
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+/** Records of a run directory's stream, in either layout: closed segments (counted by name) and the open file. */
+function lines(runDir: string, stream = 'rollouts'): number {
+  let n = 0;
+  for (const file of streamFiles(runDir, stream)) {
+    if (file.records !== undefined) n += file.records;
+    else {
+      try {
+        n += readFileSync(file.path, 'utf8').split('\n').filter(Boolean).length;
+      } catch {
+        // Renamed into a segment by a rotation between listing and reading: counted at the next poll.
+        return 0;
+      }
+    }
+  }
+  return n;
 }
+
+const records = <T>(runDir: string, stream: string): T[] => [...readRunStream<T>(runDir, stream)];
 
 function cli(args: string[]): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -37,7 +51,7 @@ async function killAfter(args: string[], runDir: string, after: number): Promise
     exited = true;
   });
   while (!exited) {
-    if (lines(join(runDir, 'rollouts.jsonl')) >= after) {
+    if (lines(runDir) >= after) {
       child.kill('SIGKILL');
       break;
     }
@@ -62,10 +76,7 @@ function files(dir: string, under: string): Record<string, string> {
 
 /** What must match between an interrupted-and-resumed run and an uninterrupted one. */
 function outcome(run: string) {
-  const rollouts = readFileSync(join(run, 'rollouts.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as Trajectory)
+  const rollouts = records<Trajectory>(run, 'rollouts')
     .map((t) => ({
       id: t.id,
       condition: t.condition,
@@ -76,11 +87,9 @@ function outcome(run: string) {
     }))
     .sort((a, b) => a.id.localeCompare(b.id));
   const summary = JSON.parse(readFileSync(join(run, 'summary.json'), 'utf8'));
-  const advantages = readFileSync(join(run, 'advantages.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .sort((a, b) => String(a.key).localeCompare(String(b.key)));
+  const advantages = records<{ key: string }>(run, 'advantages').sort((a, b) =>
+    String(a.key).localeCompare(String(b.key)),
+  );
   return { rollouts, summary, skills: files(run, 'skills'), advantages };
 }
 
@@ -90,7 +99,7 @@ async function checkKillResume(name: string, config: Record<string, unknown>, ki
   const ref = await finish(cli(['run', reference, '--json']));
   expect(ref.code, ref.out).toBe(0);
   const refRun = join(dir, 'runs', `${name}-reference`);
-  const total = lines(join(refRun, 'rollouts.jsonl'));
+  const total = lines(refRun);
   const expected = outcome(refRun);
 
   const killedConfig = writeConfig(dir, { ...config, name: `${name}-killed` }, 'killed.yaml');
@@ -113,14 +122,8 @@ async function checkKillResume(name: string, config: Record<string, unknown>, ki
   expect(got.skills).toEqual(expected.skills);
   expect(got.advantages).toEqual(expected.advantages);
   // No event written twice: one rollout event per rollout, one checkpoint event per unit.
-  const events = readFileSync(join(run, 'events.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-  const refEvents = readFileSync(join(refRun, 'events.jsonl'), 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+  const events = records<{ type: string }>(run, 'events');
+  const refEvents = records<{ type: string }>(refRun, 'events');
   expect(events.filter((e) => e.type === 'rollout')).toHaveLength(total);
   const kinds = (list: { type: string }[]) =>
     list
@@ -128,7 +131,7 @@ async function checkKillResume(name: string, config: Record<string, unknown>, ki
       .map((e) => e.type)
       .sort();
   expect(kinds(events)).toEqual(kinds(refEvents));
-  return { points, killed };
+  return { points, killed, run };
 }
 
 describe('SIGKILL then `skillrl resume` equals the uninterrupted run', () => {
@@ -143,8 +146,9 @@ describe('SIGKILL then `skillrl resume` equals the uninterrupted run', () => {
   }, 120_000);
 
   it('internalize with the tfjs policy and trainer (trainer rebuilt by replay), two kill points', async () => {
+    // Small segments, so the replay reads its batches back from gzip segments and the open file alike.
     const config = internalizeConfig(
-      { agent: 'skill-reading', maxSteps: 30 },
+      { agent: 'skill-reading', maxSteps: 30, store: { segmentBytes: 256 * 1024 } },
       {
         steps: 3,
         tasksPerStep: 2,
@@ -156,6 +160,15 @@ describe('SIGKILL then `skillrl resume` equals the uninterrupted run', () => {
     const { killed } = await checkKillResume('tfjs', config, 2, 404);
     expect(killed).toBeGreaterThanOrEqual(1);
   }, 180_000);
+
+  it('internalize with rotation into gzip segments at every few rollouts and one checkpoint kept, three kill points', async () => {
+    // 4 KiB segments: kills land in appends, rotations and compressions, and resume reads every layout state.
+    const config = internalizeConfig({ store: { segmentBytes: 4096, keepCheckpoints: 1 } });
+    const { killed, run } = await checkKillResume('seg', config, 3, 505);
+    expect(killed).toBeGreaterThanOrEqual(2);
+    expect(readdirSync(join(run, 'segments')).some((f) => f.endsWith('.jsonl.gz'))).toBe(true);
+    expect(readdirSync(join(run, 'checkpoints')).filter((f) => f.startsWith('snapshot-'))).toHaveLength(1);
+  }, 120_000);
 
   it('evolve with the trainable tfjs step editor (state saved as a checkpoint folder), two kill points', async () => {
     const config = evolveConfig(

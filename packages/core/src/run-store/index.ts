@@ -1,5 +1,12 @@
 export { writeFileAtomic } from './atomic-write.js';
 export {
+  bufferLines,
+  gzipFileLines,
+  type JsonlLine,
+  type JsonlTail,
+  plainFileLines,
+} from './jsonl-lines.js';
+export {
   CHECKPOINT_DIR,
   openRunStore,
   type RecoveryReport,

@@ -1,5 +1,6 @@
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { redactSecrets } from '@skillrl/core';
+import { InvalidArgumentError, redactSecrets } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import { Command, CommanderError } from 'commander';
 import { checkComponents } from '../components/check-components.js';
@@ -8,14 +9,19 @@ import { loadConfig } from '../config/load-config.js';
 import { runDemo } from '../demo/run-demo.js';
 import { type Evaluation, evaluate } from '../evaluate/evaluate.js';
 import { evaluateRun, isRunDirectory } from '../evaluate/evaluate-run.js';
+import { type ConfigOverride, parseOverride } from '../run/config-overrides.js';
+import { runDirectoryOf } from '../run/open-run.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunResult } from '../run/run-types.js';
 import { CLI_VERSION } from './cli-version.js';
 import { describeError } from './describe-error.js';
+import { EXIT_CODES } from './exit-codes.js';
 import { addExportCommand } from './export-command.js';
 import { formatTable, percent } from './format-table.js';
 import { addInitCommand } from './init-command.js';
+import { interruptSignal } from './interrupt-signal.js';
 import { createProgressDisplay } from './progress-bar.js';
+import { runWithSignals } from './run-with-signals.js';
 import { validateSkillPath } from './validate-skill-path.js';
 
 export interface CliIo {
@@ -40,23 +46,20 @@ export class CliExit extends Error {
   }
 }
 
-/** Ctrl-C stops the run cleanly (episodes in flight are cancelled, run:end says so); resume continues it. */
-function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
-  const controller = new AbortController();
-  const onInterrupt = () =>
-    controller.abort(new Error('interrupted (SIGINT); continue with `skillrl resume`'));
-  process.once('SIGINT', onInterrupt);
-  return { signal: controller.signal, dispose: () => process.off('SIGINT', onInterrupt) };
-}
-
 function printResult(io: CliIo, json: boolean, result: RunResult): void {
-  // Every finished run gets its report.html; `skillrl report` rebuilds it.
-  const report = writeReport(result.dir).path;
+  // Every finished run gets its report.html (`skillrl report` rebuilds it); resuming a finished run writes
+  // nothing, not even the report.
+  const existing = join(result.dir, 'report.html');
+  const report = result.alreadyCompleted && existsSync(existing) ? existing : writeReport(result.dir).path;
   if (json) {
     io.out(JSON.stringify({ ok: true, ...result, report }));
     return;
   }
-  io.out(`run ${result.runId} completed: ${result.dir}`);
+  io.out(
+    result.alreadyCompleted
+      ? `run ${result.runId} had already completed: ${result.dir} (nothing was run or written)`
+      : `run ${result.runId} completed: ${result.dir}`,
+  );
   io.out(`report: ${report}`);
   io.out(`rollouts run ${result.ran}, reused from disk ${result.reused}`);
   const rows = Object.entries(result.metrics).map(([k, v]) => [
@@ -68,6 +71,18 @@ function printResult(io: CliIo, json: boolean, result: RunResult): void {
     io.out(
       'no policy update happened: the trainer reports it does not update the policy in process; every validation, λ/ρ and retirement was decided against the frozen starting policy. Train elsewhere from `skillrl export <run-dir> --format trl|verl`.',
     );
+  }
+}
+
+/** `--set path=value`, repeatable, checked as it is read (a malformed one is a usage error). */
+function collectOverride(value: string, previous: ConfigOverride[]): ConfigOverride[] {
+  try {
+    return [...previous, parseOverride(value)];
+  } catch (error) {
+    if (InvalidArgumentError.isInstance(error)) {
+      throw new CommanderError(2, 'skillrl.set', error.message);
+    }
+    throw error;
   }
 }
 
@@ -133,45 +148,52 @@ export function createCli(io: CliIo = defaultIo): Command {
     .action(
       withErrors(async (file: string, opts: { runDir?: string; json?: boolean }) => {
         const loaded = loadConfig(file);
-        const bar = createProgressDisplay(!opts.json);
-        const interrupt = interruptSignal();
-        try {
-          const result = await runConfig(loaded, {
-            ...(opts.runDir ? { runDir: opts.runDir } : {}),
-            signal: interrupt.signal,
-            onProgress: (p) => bar.update(p),
-            onWarning: (m) => io.err(`warning: ${m}`),
-          });
-          bar.stop();
-          printResult(io, Boolean(opts.json), result);
-        } finally {
-          bar.stop();
-          interrupt.dispose();
-        }
+        const json = Boolean(opts.json);
+        const code = await runWithSignals(
+          io,
+          json,
+          runDirectoryOf(loaded.config, loaded.path, opts.runDir),
+          (run) =>
+            runConfig(loaded, {
+              ...(opts.runDir ? { runDir: opts.runDir } : {}),
+              ...run,
+              onWarning: (m) => io.err(`warning: ${m}`),
+            }),
+          (result) => printResult(io, json, result),
+        );
+        if (code !== EXIT_CODES.ok) throw new CliExit(code);
       }),
     );
 
   program
     .command('resume')
-    .description('continue an interrupted run from its latest checkpoint; finished rollouts are reused')
+    .description(
+      'continue an interrupted, cancelled or stopped run from its latest checkpoint; finished rollouts are reused (a completed run is left as it is)',
+    )
     .argument('<run-dir>', 'the run directory')
+    .option(
+      '--set <path=value>',
+      'change an endpoint option before continuing, e.g. --set agent.options.baseURL=http://127.0.0.1:8000/v1 (repeatable; the value is JSON when it parses; paths under agent.options, evolve.generator.options, concurrency, health, store)',
+      collectOverride,
+      [] as ConfigOverride[],
+    )
     .option('--json', 'print the result as one JSON line, no progress bar')
     .action(
-      withErrors(async (dir: string, opts: { json?: boolean }) => {
-        const bar = createProgressDisplay(!opts.json);
-        const interrupt = interruptSignal();
-        try {
-          const result = await resumeRun(dir, {
-            signal: interrupt.signal,
-            onProgress: (p) => bar.update(p),
-            onWarning: (m) => io.err(`warning: ${m}`),
-          });
-          bar.stop();
-          printResult(io, Boolean(opts.json), result);
-        } finally {
-          bar.stop();
-          interrupt.dispose();
-        }
+      withErrors(async (dir: string, opts: { json?: boolean; set: ConfigOverride[] }) => {
+        const json = Boolean(opts.json);
+        const code = await runWithSignals(
+          io,
+          json,
+          resolve(dir),
+          (run) =>
+            resumeRun(dir, {
+              ...run,
+              ...(opts.set.length > 0 ? { set: opts.set } : {}),
+              onWarning: (m) => io.err(`warning: ${m}`),
+            }),
+          (result) => printResult(io, json, result),
+        );
+        if (code !== EXIT_CODES.ok) throw new CliExit(code);
       }),
     );
 
@@ -377,7 +399,10 @@ export function createCli(io: CliIo = defaultIo): Command {
   return program;
 }
 
-/** Runs the CLI and returns the exit status (0 ok, 1 failure or bad input, 2 usage error). */
+/**
+ * Runs the CLI and returns the exit status: 0 ok, 1 failure or bad input, 2 usage error, 3 a run stopped by
+ * its error budget, 130 / 143 a run cancelled by SIGINT / SIGTERM (`EXIT_CODES`).
+ */
 export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
   const program = createCli(io);
   program.exitOverride();

@@ -1,4 +1,5 @@
 import { SkillFormatError, SkillrlError, ValidationError } from '@skillrl/core';
+import { RunHealthError } from '../run/health/run-health-error.js';
 
 /** An error as the CLI reports it: a message for people, and a JSON shape for `--json`. */
 export function describeError(error: unknown): { message: string; json: Record<string, unknown> } {
@@ -13,6 +14,9 @@ export function describeError(error: unknown): { message: string; json: Record<s
       message: error.message,
       json: { code: error.code, message: error.message, problems: error.problems },
     };
+  }
+  if (RunHealthError.isInstance(error)) {
+    return { message: error.message, json: { code: error.code, message: error.message, ...error.details } };
   }
   if (SkillrlError.isInstance(error)) {
     return { message: error.message, json: { code: error.code, message: error.message } };

@@ -1,3 +1,6 @@
+import { healthSchema } from '../run/health/health-options.js';
+import { storeSchema } from '../run/store-options.js';
+
 /** The published JSON Schema of a run config (also shipped as `@skillrl/orchestrator/config-schema.json`). */
 
 const componentSpec = {
@@ -46,6 +49,8 @@ export const configSchema = {
     estimator: componentSpec,
     concurrency: positiveInt,
     maxSteps: positiveInt,
+    health: healthSchema,
+    store: storeSchema,
     evolve: {
       type: 'object',
       properties: {

@@ -1,4 +1,6 @@
 import type { JsonObject } from '@skillrl/core';
+import type { HealthOptions } from '../run/health/health-options.js';
+import type { StoreOptions } from '../run/store-options.js';
 
 /**
  * A component named in a config: a registry name (`"household"`), or an object naming it and/or the npm
@@ -108,6 +110,10 @@ export interface RunConfig {
   maxSteps?: number;
   evolve?: EvolveSection;
   internalize?: InternalizeSection;
+  /** The error budget: when the run stops because its calls fail (defaults in `HEALTH_DEFAULTS`). */
+  health?: HealthOptions;
+  /** The run directory's layout: segments, compression, checkpoints kept (defaults in `STORE_DEFAULTS`). */
+  store?: StoreOptions;
 }
 
 /** A config after loading: validated, with where it came from. */

@@ -3,6 +3,7 @@ import { extname, resolve } from 'node:path';
 import { compileSchema, ValidationError, type ValidationIssue } from '@skillrl/core';
 import { parse as parseYaml } from 'yaml';
 import { checkConfigSemantics } from './check-config-semantics.js';
+import { checkEndpointUrls } from './check-endpoint-urls.js';
 import { configSchema } from './config-schema.js';
 import type { LoadedConfig, RunConfig } from './config-types.js';
 
@@ -14,6 +15,7 @@ export function checkConfig(value: unknown): ValidationIssue[] {
   const issues: ValidationIssue[] = configChecker.check(value);
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     issues.push(...checkConfigSemantics(value as Partial<RunConfig>));
+    issues.push(...checkEndpointUrls(value as Partial<RunConfig>));
   }
   const seen = new Set<string>();
   return issues.filter((issue) => {

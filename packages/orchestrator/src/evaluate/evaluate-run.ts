@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Agent, JsonObject, RunEvent, Skill, Trajectory } from '@skillrl/core';
+import type { Agent, JsonObject, RunEvent, Skill } from '@skillrl/core';
 import { InvalidArgumentError, openRunStore } from '@skillrl/core';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { importBuiltin } from '../components/import-package.js';
@@ -9,6 +9,7 @@ import type { RunConfig, TaskSelection } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import type { CheckpointValue, RunManifest } from '../run/run-session.js';
 import { setupBasics } from '../run/setup-run.js';
+import { StoredTrajectories } from '../run/stored-trajectories.js';
 import { defaultSkills, type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';
 
 export interface EvaluateRunOptions extends Omit<EvaluateOptions, 'tasks' | 'agent' | 'skills'> {
@@ -70,16 +71,13 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
   let checkpoint: CheckpointValue | undefined;
   let finished = false;
   let advantages: JsonObject[] = [];
-  let rollouts: Trajectory[] = [];
   try {
     checkpoint = store.latestSnapshot<CheckpointValue>()?.value;
-    finished = store
-      .read<RunEvent>('events')
-      .some((e) => e.type === 'run:end' && (e as { status?: string }).status === 'completed');
-    if (checkpoint && !checkpoint.components.agent) {
-      advantages = store.read<JsonObject>('advantages');
-      rollouts = store.read<Trajectory>('rollouts');
+    for (const e of store.iterate<RunEvent>('events')) {
+      if (e.type === 'run:end') finished = (e as { status?: string }).status === 'completed';
     }
+    // Advantages are small (ids and numbers); trajectories are read back one at a time when replayed.
+    if (checkpoint && !checkpoint.components.agent) advantages = store.read<JsonObject>('advantages');
   } finally {
     store.close();
   }
@@ -97,7 +95,7 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
 
   const configPath = manifest.configPath;
   const basics = await setupBasics(config, configPath);
-  const agent = await trainedAgent(config, basics, checkpoint, dir, advantages, rollouts);
+  const agent = await trainedAgent(config, basics, checkpoint, dir, advantages);
   const skills = await runSkills(basics.adapter.value, config, configPath);
   const tasks: TaskSelection = {
     split: options.split,
@@ -122,7 +120,6 @@ async function trainedAgent(
   checkpoint: CheckpointValue,
   dir: string,
   advantages: JsonObject[],
-  rollouts: Trajectory[],
 ): Promise<{ value: Agent; restored: 'checkpoint' | 'replay' }> {
   const agent: ResolvedComponent<Agent> = basics.agent;
   const saved = checkpoint.components.agent;
@@ -150,7 +147,7 @@ async function trainedAgent(
     agent: agent.value,
   });
   const byKey = new Map(advantages.map((r) => [String(r.key), r]));
-  const byId = new Map(rollouts.map((t) => [t.id, t]));
+  const stored = new StoredTrajectories(dir);
   for (let t = 1; t <= checkpoint.completed; t++) {
     const record = byKey.get(`s${t}`) as { rows?: { trajectoryId: string; advantage: number }[] } | undefined;
     if (!record?.rows) {
@@ -161,7 +158,7 @@ async function trainedAgent(
     }
     await trainer.value.update({
       trajectories: record.rows.map((r) => {
-        const found = byId.get(r.trajectoryId);
+        const found = stored.get(r.trajectoryId);
         if (!found)
           throw new InvalidArgumentError('run directory', `rollouts.jsonl has no "${r.trajectoryId}"`);
         return found;

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
-import { InvalidArgumentError } from '@skillrl/core';
+import { InvalidArgumentError, redactObject } from '@skillrl/core';
 import type { RunConfig } from '../config/config-types.js';
+import { editorEndpoint, rolloutEndpoint } from './health/describe-endpoint.js';
 import { type RunManifest, RunSession } from './run-session.js';
 import type { RunOptions } from './run-types.js';
 
@@ -16,7 +17,8 @@ export function runDirectoryOf(config: RunConfig, configPath: string, override?:
 
 /**
  * Opens the run directory. A fresh run writes config.json (secrets redacted) and run.json; `resume` requires
- * that they exist, and a fresh start refuses a directory that already holds a run.
+ * that they exist, and a fresh start refuses a directory that already holds a run. A resume with overrides
+ * (`skillrl resume --set …`) rewrites config.json with them and appends what changed to overrides.jsonl.
  */
 export function openRun(
   config: RunConfig,
@@ -26,7 +28,11 @@ export function openRun(
   components: Record<string, string>,
 ): RunSession {
   const dir = runDirectoryOf(config, configPath, options.runDir);
-  const session = new RunSession(dir, options);
+  const session = new RunSession(dir, options, {
+    ...(config.health ? { health: config.health } : {}),
+    ...(config.store ? { store: config.store } : {}),
+    endpoints: { rollout: rolloutEndpoint(config), editor: editorEndpoint(config) },
+  });
   if (session.resumed && !resume) {
     session.close();
     throw new InvalidArgumentError(
@@ -38,6 +44,13 @@ export function openRun(
     session.writeJson('config.json', config);
     const manifest: RunManifest = { runId: session.runId, method: config.method, configPath, components };
     session.writeJson('run.json', manifest);
+  } else if (options.overrides && options.overrides.length > 0) {
+    // Redacted like config.json: a value shaped like a key never reaches the run directory.
+    session.store.append(
+      'overrides',
+      redactObject({ time: new Date().toISOString(), set: JSON.parse(JSON.stringify(options.overrides)) }),
+    );
+    session.writeJson('config.json', config);
   }
   return session;
 }

@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InvalidArgumentError } from '@skillrl/core';
+import { InvalidArgumentError, type RunEvent, readRunStream } from '@skillrl/core';
 import type { LoadedConfig, RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import { evolve } from '../evolve/evolve.js';
 import { internalize } from '../internalize/internalize.js';
+import { applyOverrides, type ConfigOverride } from './config-overrides.js';
 import type { RunManifest } from './run-session.js';
 import type { RunOptions, RunResult } from './run-types.js';
 
@@ -14,11 +15,31 @@ export function runConfig(loaded: LoadedConfig, options: RunOptions = {}): Promi
   return loaded.config.method === 'evolve' ? evolve(loaded.config, args) : internalize(loaded.config, args);
 }
 
+export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'overrides'> {
+  /**
+   * Changes to the config before continuing (`skillrl resume --set agent.options.baseURL=…`): only how the
+   * run reaches its endpoints and runs (`OVERRIDABLE_PATHS`), checked like the config itself, and recorded
+   * in the run directory.
+   */
+  set?: readonly ConfigOverride[];
+}
+
+/** The last `run:end` of a run directory, read without writing to it. */
+export function lastRunEnd(dir: string): Extract<RunEvent, { type: 'run:end' }> | undefined {
+  let last: Extract<RunEvent, { type: 'run:end' }> | undefined;
+  for (const event of readRunStream<RunEvent>(dir, 'events')) {
+    if (event && event.type === 'run:end') last = event;
+  }
+  return last;
+}
+
 /**
- * Continues a run from its latest checkpoint: the config comes from the run's config.json, packages resolve
- * from the original config file's directory, and rollouts the interrupted unit finished are reused.
+ * Continues a run from its latest checkpoint: the config comes from the run's config.json (with `set`
+ * applied), packages resolve from the original config file's directory, and rollouts the interrupted unit
+ * finished are reused. A run that already completed is left as it is: its summary is returned and nothing
+ * is written.
  */
-export function resumeRun(runDir: string, options: Omit<RunOptions, 'runDir'> = {}): Promise<RunResult> {
+export function resumeRun(runDir: string, options: ResumeOptions = {}): Promise<RunResult> {
   const dir = resolve(runDir);
   let manifest: RunManifest;
   let config: RunConfig;
@@ -32,7 +53,34 @@ export function resumeRun(runDir: string, options: Omit<RunOptions, 'runDir'> = 
       { cause },
     );
   }
-  const checked = parseConfig(config);
-  const args = { ...options, runDir: dir, configPath: manifest.configPath, resume: true };
+  const end = lastRunEnd(dir);
+  if (end?.status === 'completed' && existsSync(join(dir, 'summary.json'))) {
+    if (options.set?.length) {
+      options.onWarning?.('the run has already completed: --set was not applied and nothing was written');
+    }
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as {
+      metrics?: Record<string, number>;
+    };
+    return Promise.resolve({
+      runId: manifest.runId,
+      dir,
+      method: manifest.method,
+      status: 'completed',
+      metrics: summary.metrics ?? end.metrics ?? {},
+      reused: 0,
+      ran: 0,
+      alreadyCompleted: true,
+    });
+  }
+  const { set, ...rest } = options;
+  const changed = set?.length ? applyOverrides(config, set) : undefined;
+  const checked = parseConfig(changed ? changed.config : config);
+  const args = {
+    ...rest,
+    runDir: dir,
+    configPath: manifest.configPath,
+    resume: true,
+    ...(changed ? { overrides: changed.applied } : {}),
+  };
   return checked.method === 'evolve' ? evolve(checked, args) : internalize(checked, args);
 }

@@ -1,4 +1,4 @@
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type {
   Agent,
@@ -9,10 +9,16 @@ import type {
   TaskAdapter,
   Trajectory,
 } from '@skillrl/core';
-import { openRunStore, RunStoreError, redactObject } from '@skillrl/core';
+import { CHECKPOINT_DIR, openRunStore, RunStoreError, redactObject } from '@skillrl/core';
 import { collectRollouts, type PlannedEpisode } from '@skillrl/rollout';
 import type { Persistence } from '../components/component-types.js';
+import type { EndpointInfo } from './health/describe-endpoint.js';
+import { ErrorBudget } from './health/error-budget.js';
+import { type HealthOptions, resolveHealthOptions } from './health/health-options.js';
+import type { HealthKind } from './health/run-health-error.js';
 import type { RunOptions, RunProgress, RunResult } from './run-types.js';
+import { resolveStoreOptions, type StoreOptions } from './store-options.js';
+import { StoredTrajectories } from './stored-trajectories.js';
 
 /** What a run's episodes run with: the parts and the config's limits. */
 export interface EpisodeRunContext {
@@ -43,12 +49,22 @@ export interface CheckpointValue {
   components: Record<string, { kind: 'json'; value: JsonValue } | { kind: 'dir'; path: string }>;
 }
 
+/** The config's parts the session itself reads: the error budget, the store's layout, the endpoints. */
+export interface SessionSettings {
+  health?: HealthOptions;
+  store?: StoreOptions;
+  endpoints?: Partial<Record<HealthKind, EndpointInfo>>;
+}
+
+const STATE_DIR = /^state-\d+$/;
+
 function eventKey(event: RunEvent): string | undefined {
   switch (event.type) {
     case 'run:start':
       return 'run:start';
     case 'rollout':
-      return `rollout:${event.trajectoryId}`;
+      // An episode whose model call failed runs again on resume: its second event is not a repeat.
+      return `rollout:${event.trajectoryId}${event.error ? ':error' : ''}`;
     case 'generation':
       return `generation:${event.taskId}:${event.generation}`;
     case 'step':
@@ -62,37 +78,82 @@ function eventKey(event: RunEvent): string | undefined {
   }
 }
 
+/** A stored rollout that ended because its model call failed is run again rather than reused. */
+const reusable = (t: Trajectory | undefined): t is Trajectory => t !== undefined && t.error?.code !== 'model';
+
 /**
- * One run directory in use: events and rollouts appended as they happen, checkpoints at unit boundaries,
- * and — after a crash — the records already on disk, so a resumed unit reuses every rollout it had finished
- * and no event is written twice.
+ * One run directory in use: events and rollouts appended as they happen, checkpoints at unit boundaries
+ * (the newest `store.keepCheckpoints` kept), the error budget (`health`) watching every call, and — after a
+ * crash — the records already on disk, so a resumed unit reuses every rollout it had finished and no event
+ * is written twice. Memory does not grow with the run's length: trajectories are read back from disk by id
+ * when a resume needs them, never all held.
  */
 export class RunSession {
   readonly store: RunStore;
   readonly runId: string;
   private readonly emitted = new Set<string>();
-  private readonly done = new Map<string, Trajectory>();
+  /** From the rollout events on disk, for progress on resume; dropped once used. */
+  private storedOutcomes: Map<string, { passed: boolean; generation?: number }> | undefined;
+  private storedIndex: StoredTrajectories | undefined;
+  private readonly hadRollouts: boolean;
   private readonly keyed = new Map<string, Map<string, JsonObject>>();
   private progress: RunProgress = { done: 0, total: 0, reused: 0, successRate: 0, phase: '' };
   private successes = 0;
+  private readonly budget: ErrorBudget;
+  private readonly controller = new AbortController();
+  private readonly detachSignal: () => void;
+  private readonly keepCheckpoints: number;
   ran = 0;
 
   constructor(
     readonly dir: string,
     private readonly options: RunOptions,
+    settings: SessionSettings = {},
   ) {
-    this.store = openRunStore(dir, options.onWarning ? { onWarning: options.onWarning } : {});
+    const layout = resolveStoreOptions(settings.store);
+    this.keepCheckpoints = layout.keepCheckpoints;
+    this.store = openRunStore(dir, {
+      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+      segmentBytes: layout.segmentBytes,
+      compression: layout.compression,
+    });
     this.runId = dir.split(/[\\/]/).filter(Boolean).pop() as string;
-    for (const event of this.store.read<RunEvent>('events')) {
+    const outcomes = new Map<string, { passed: boolean; generation?: number }>();
+    for (const event of this.store.iterate<RunEvent>('events')) {
       const key = eventKey(event);
       if (key) this.emitted.add(key);
+      if (event.type === 'rollout') {
+        outcomes.set(event.trajectoryId, {
+          passed: event.passed,
+          ...(event.generation !== undefined ? { generation: event.generation } : {}),
+        });
+      }
     }
-    for (const trajectory of this.store.read<Trajectory>('rollouts'))
-      this.done.set(trajectory.id, trajectory);
+    this.storedOutcomes = outcomes.size > 0 ? outcomes : undefined;
+    this.hadRollouts = this.store.count('rollouts') > 0;
+    const unknown = { endpoint: 'unknown' };
+    this.budget = new ErrorBudget(
+      resolveHealthOptions(settings.health),
+      {
+        rollout: settings.endpoints?.rollout ?? unknown,
+        editor: settings.endpoints?.editor ?? unknown,
+      },
+      dir,
+    );
+    const outer = options.signal;
+    const follow = () => this.controller.abort(outer?.reason);
+    if (outer?.aborted) follow();
+    else outer?.addEventListener('abort', follow, { once: true });
+    this.detachSignal = () => outer?.removeEventListener('abort', follow);
   }
 
   get resumed(): boolean {
     return this.emitted.has('run:start');
+  }
+
+  /** Aborted by the caller's signal (Ctrl-C, SIGTERM) or when the error budget trips. */
+  get signal(): AbortSignal {
+    return this.controller.signal;
   }
 
   writeJson(relativePath: string, value: unknown): void {
@@ -109,14 +170,22 @@ export class RunSession {
     const event = { ...input, runId: this.runId, time: new Date().toISOString() } as RunEvent;
     const key = eventKey(event);
     if (key && this.emitted.has(key)) return;
-    if (key) this.emitted.add(key);
+    // A rollout event is emitted once per process anyway; only those on disk need remembering, so the set
+    // does not grow with the run.
+    if (key && event.type !== 'rollout') this.emitted.add(key);
     this.store.append('events', redactObject(event));
     this.options.onEvent?.(event);
   }
 
-  /** A trajectory already in rollouts.jsonl (for replaying a learner's updates on resume). */
+  private stored(): StoredTrajectories | undefined {
+    if (!this.hadRollouts) return undefined;
+    this.storedIndex ??= new StoredTrajectories(this.store.dir);
+    return this.storedIndex;
+  }
+
+  /** A trajectory already in rollouts.jsonl (for replaying a learner's updates on resume), read from disk. */
   storedTrajectory(id: string): Trajectory {
-    const trajectory = this.done.get(id);
+    const trajectory = this.stored()?.get(id);
     if (!trajectory)
       throw new RunStoreError(this.dir, `rollouts.jsonl has no trajectory "${id}"; the run is incomplete`);
     return trajectory;
@@ -128,12 +197,14 @@ export class RunSession {
   }
 
   /** Counts stored rollouts of units a checkpoint already covers, so progress starts where the run stopped. */
-  creditStored(covered: (trajectory: Trajectory) => boolean): void {
-    for (const trajectory of this.done.values()) {
-      if (!covered(trajectory)) continue;
+  creditStored(covered: (trajectory: Pick<Trajectory, 'id' | 'generation'>) => boolean): void {
+    for (const [id, outcome] of this.storedOutcomes ?? []) {
+      const t = { id, ...(outcome.generation !== undefined ? { generation: outcome.generation } : {}) };
+      if (!covered(t)) continue;
       this.progress.done++;
-      if (trajectory.verdict.passed) this.successes++;
+      if (outcome.passed) this.successes++;
     }
+    this.storedOutcomes = undefined;
     this.progress.successRate = this.progress.done ? this.successes / this.progress.done : 0;
     this.report();
   }
@@ -160,45 +231,158 @@ export class RunSession {
     this.report();
   }
 
+  /** Stops the run when the budget tripped: aborts what is in flight, then throws its error. */
+  private throwIfTripped(): void {
+    const tripped = this.budget.tripped;
+    if (!tripped) return;
+    if (!this.controller.signal.aborted) this.controller.abort(tripped);
+    throw tripped;
+  }
+
   /**
    * Runs planned episodes under `prefix` (the unit: `g2`, `s7`, `v10`) through rollout's `collectRollouts`,
    * with ids `<prefix>/<planned id>` (seeds stay the plan's). Episodes whose id is already in rollouts.jsonl
-   * are taken from disk; new ones are appended as they finish. Results are in plan order.
+   * are taken from disk (except those whose model call failed: they run again); new ones are appended as
+   * they finish and counted against the error budget, which stops the run when it is spent. Results are in
+   * plan order.
    */
-  runEpisodes(
+  async runEpisodes(
     plan: readonly PlannedEpisode[],
     prefix: string,
     ctx: EpisodeRunContext,
   ): Promise<Trajectory[]> {
-    const signal = this.options.signal;
-    return collectRollouts({
-      plan: plan.map((e) => ({ ...e, id: `${prefix}/${e.id}`, groupId: `${prefix}/${e.groupId}` })),
-      adapter: ctx.adapter,
-      agent: ctx.agent,
-      concurrency: ctx.concurrency,
-      ...(ctx.maxSteps !== undefined ? { maxSteps: ctx.maxSteps } : {}),
-      ...(ctx.generation !== undefined ? { generation: ctx.generation } : {}),
-      ...(signal ? { signal } : {}),
-      stored: (episode) => this.done.get(episode.id),
-      onTrajectory: (trajectory, { reused }) => {
-        if (!reused) {
-          this.store.append('rollouts', trajectory);
-          this.done.set(trajectory.id, trajectory);
-          this.ran++;
-        }
-        this.count(trajectory, reused);
-        this.rolloutEvent(trajectory);
-      },
-    }).collect();
+    // Rollouts follow a generation's proposals: the editor's first batch, if any, is complete.
+    this.budget.closeBatch('editor');
+    this.throwIfTripped();
+    this.budget.openBatch('rollout');
+    const stored = this.stored();
+    let runs: Trajectory[];
+    try {
+      runs = await collectRollouts({
+        plan: plan.map((e) => ({ ...e, id: `${prefix}/${e.id}`, groupId: `${prefix}/${e.groupId}` })),
+        adapter: ctx.adapter,
+        agent: ctx.agent,
+        concurrency: ctx.concurrency,
+        ...(ctx.maxSteps !== undefined ? { maxSteps: ctx.maxSteps } : {}),
+        ...(ctx.generation !== undefined ? { generation: ctx.generation } : {}),
+        signal: this.controller.signal,
+        stored: (episode) => {
+          if (!stored?.has(episode.id)) return undefined;
+          const t = stored.get(episode.id);
+          return reusable(t) ? t : undefined;
+        },
+        onTrajectory: (trajectory, { reused }) => {
+          if (!reused) {
+            this.store.append('rollouts', trajectory);
+            this.ran++;
+          }
+          this.count(trajectory, reused);
+          this.rolloutEvent(trajectory);
+          if (!reused && this.budget.record('rollout', trajectory.error)) {
+            // In-flight episodes are cancelled (not written); every finished one is on disk already.
+            this.controller.abort(this.budget.tripped);
+          }
+        },
+      }).collect();
+    } catch (error) {
+      this.throwIfTripped();
+      throw error;
+    } finally {
+      stored?.release();
+    }
+    this.budget.closeBatch('rollout');
+    this.throwIfTripped();
+    return runs;
+  }
+
+  /**
+   * Runs one editor call (an evolve editor's `propose`) under the error budget: a failure is counted and
+   * rethrown as it was (the generation step retries or falls back), unless the budget is spent, in which
+   * case the run stops with the budget's error.
+   */
+  async editorCall<T>(call: () => Promise<T>): Promise<T> {
+    this.throwIfTripped();
+    this.budget.openBatch('editor');
+    let result: T;
+    try {
+      result = await call();
+    } catch (error) {
+      if (this.controller.signal.aborted) {
+        this.throwIfTripped();
+        throw error;
+      }
+      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      this.budget.record('editor', { code: 'editor', message });
+      this.throwIfTripped();
+      throw error;
+    }
+    this.budget.record('editor', undefined);
+    this.throwIfTripped();
+    return result;
+  }
+
+  /**
+   * Called before a task's proposals are stored: the editor calls made so far are the first batch. When
+   * every one failed, the run stops here, so a resume asks the editor again instead of reusing a fallback.
+   */
+  editorBatchDone(): void {
+    this.budget.closeBatch('editor');
+    this.throwIfTripped();
+  }
+
+  /**
+   * An evolve generation's ports with the editor under the error budget: each `propose` is an
+   * `editorCall`; the first `onCandidates` (a task's proposals about to be stored) closes the editor's first
+   * batch before anything of it is stored; and failed calls of that first batch (`onAttempt` records with
+   * an `error`) are held back until it passed, so a run stopped because every call failed asks the editor
+   * again on resume instead of counting those calls as spent.
+   */
+  withEditorBudget<
+    P extends {
+      propose: (...args: never[]) => Promise<unknown>;
+      onCandidates?: (...args: never[]) => unknown;
+      // biome-ignore lint/suspicious/noExplicitAny: the step's attempt record, of which only `error` is read.
+      onAttempt?: (taskId: string, attempt: any) => unknown;
+    },
+  >(ports: P): P {
+    const { propose, onCandidates, onAttempt } = ports;
+    const held: [string, { error?: string }][] = [];
+    const flush = async () => {
+      while (held.length > 0) {
+        const [taskId, attempt] = held.shift() as [string, { error?: string }];
+        await onAttempt?.(taskId, attempt);
+      }
+    };
+    return {
+      ...ports,
+      propose: (...args: Parameters<P['propose']>) => this.editorCall(() => propose(...args)),
+      ...(onCandidates
+        ? {
+            onCandidates: async (...args: Parameters<NonNullable<P['onCandidates']>>) => {
+              this.editorBatchDone();
+              await flush();
+              return onCandidates(...args);
+            },
+          }
+        : {}),
+      ...(onAttempt
+        ? {
+            onAttempt: async (taskId: string, attempt: { error?: string }) => {
+              if (attempt.error !== undefined && this.budget.batchOpen('editor')) {
+                held.push([taskId, attempt]);
+                return;
+              }
+              await flush();
+              return onAttempt(taskId, attempt);
+            },
+          }
+        : {}),
+    };
   }
 
   /** Appends a record keyed by `key` unless one with that key is already in the stream (a resumed unit). */
   appendOnce(stream: string, key: string, record: JsonObject): void {
-    let keys = this.keyed.get(stream);
-    if (!keys) {
-      keys = new Map(this.store.read<JsonObject>(stream).map((r) => [String(r.key), r]));
-      this.keyed.set(stream, keys);
-    }
+    const keys = this.keyedRecords(stream);
     if (keys.has(key)) return;
     const full = { key, ...record };
     this.store.append(stream, full);
@@ -207,12 +391,17 @@ export class RunSession {
 
   /** The record appended under `key`, if any. */
   readKeyed<T>(stream: string, key: string): T | undefined {
+    return this.keyedRecords(stream).get(key) as T | undefined;
+  }
+
+  private keyedRecords(stream: string): Map<string, JsonObject> {
     let keys = this.keyed.get(stream);
     if (!keys) {
-      keys = new Map(this.store.read<JsonObject>(stream).map((r) => [String(r.key), r]));
+      keys = new Map();
+      for (const r of this.store.iterate<JsonObject>(stream)) keys.set(String(r.key), r);
       this.keyed.set(stream, keys);
     }
-    return keys.get(key) as T | undefined;
+    return keys;
   }
 
   private rolloutEvent(t: Trajectory): void {
@@ -230,7 +419,10 @@ export class RunSession {
     });
   }
 
-  /** Writes learners' state (folders first), then the snapshot that points at it, then the event. */
+  /**
+   * Writes learners' state (folders first), then the snapshot that points at it, then the event; then
+   * removes checkpoints older than the newest `store.keepCheckpoints` (never the one just written).
+   */
   async checkpoint(
     completed: number,
     state: JsonValue,
@@ -243,7 +435,7 @@ export class RunSession {
       if (persistence.kind === 'json') {
         saved[role] = { kind: 'json', value: persistence.get(component.value) };
       } else {
-        const dir = join(this.store.dir, 'checkpoints', `state-${String(completed).padStart(6, '0')}`, role);
+        const dir = join(this.store.dir, CHECKPOINT_DIR, `state-${String(completed).padStart(6, '0')}`, role);
         // A folder left by a save that a crash interrupted is never referenced; start it clean.
         if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
         await persistence.save(component.value, dir);
@@ -253,6 +445,28 @@ export class RunSession {
     const value: CheckpointValue = { completed, state, components: saved };
     const snapshot = this.store.writeSnapshot('checkpoint', value);
     this.emit({ type: 'checkpoint', step: completed, path: relative(this.store.dir, snapshot.path) });
+    this.pruneCheckpoints();
+  }
+
+  /**
+   * Keeps the newest snapshots and the learner-state folders they point at; removes the rest (and any
+   * state folder no kept snapshot names: one a crash left half-written). Replay-based resume reads only
+   * the latest snapshot and the streams, so nothing it needs goes.
+   */
+  private pruneCheckpoints(): void {
+    const { kept } = this.store.pruneSnapshots<CheckpointValue>(this.keepCheckpoints);
+    const referenced = new Set<string>();
+    for (const snap of kept) {
+      for (const c of Object.values(snap.value?.components ?? {})) {
+        if (c.kind === 'dir') referenced.add(c.path.split(/[\\/]/)[1] ?? '');
+      }
+    }
+    const folder = join(this.store.dir, CHECKPOINT_DIR);
+    for (const entry of readdirSync(folder)) {
+      if (STATE_DIR.test(entry) && !referenced.has(entry)) {
+        rmSync(join(folder, entry), { recursive: true, force: true });
+      }
+    }
   }
 
   /** The latest checkpoint; its event is written now if a crash came between the snapshot and the event. */
@@ -298,16 +512,23 @@ export class RunSession {
     };
   }
 
-  /** Records why a run stopped (`cancelled` when its signal aborted, else `failed`); the caller rethrows. */
+  /**
+   * Records why a run stopped (`cancelled` when the caller's signal aborted, else `failed`, the error
+   * budget's stops included); the caller rethrows. Everything finished is on disk and the latest checkpoint
+   * is consistent, so `skillrl resume` continues from it.
+   */
   fail(error: unknown, signal?: AbortSignal): void {
+    const cancelled = (signal ?? this.options.signal)?.aborted === true;
     this.emit({
       type: 'run:end',
-      status: signal?.aborted ? 'cancelled' : 'failed',
+      status: cancelled ? 'cancelled' : 'failed',
       error: error instanceof Error ? error.message : String(error),
     });
   }
 
   close(): void {
+    this.detachSignal();
+    this.storedIndex?.release();
     this.store.close();
   }
 }

@@ -1,4 +1,5 @@
 import type { RunEvent } from '@skillrl/core';
+import type { AppliedOverride } from './config-overrides.js';
 
 /** Rollout progress, for progress bars. */
 export interface RunProgress {
@@ -21,6 +22,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Reported for recoverable problems (a torn JSONL line dropped on resume). */
   onWarning?: (message: string) => void;
+  /**
+   * Set by `resumeRun` when it applied `--set` overrides: recorded in the run directory (overrides.jsonl,
+   * and config.json rewritten), secrets redacted.
+   */
+  overrides?: AppliedOverride[];
 }
 
 export interface RunResult {
@@ -33,4 +39,6 @@ export interface RunResult {
   /** Rollouts reused from disk (a resumed run) and rollouts run in this process. */
   reused: number;
   ran: number;
+  /** True when `resumeRun` found the run already finished: nothing ran and nothing was written. */
+  alreadyCompleted?: boolean;
 }

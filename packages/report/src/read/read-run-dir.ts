@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type RunEvent, type Trajectory } from '@skillrl/core';
 import { checkEvent, isObj } from './check-event.js';
-import { readJsonl } from './read-jsonl.js';
+import { streamRecords } from './read-jsonl.js';
 import { readSkillFiles, type SkillFile } from './read-skill-files.js';
 
 /** Everything the report reads from a run directory, with notes on what was missing or damaged. */
@@ -12,7 +12,10 @@ export interface RunData {
   /** `run.json`, written by the orchestrator next to config.json. */
   manifest?: Record<string, unknown>;
   events: RunEvent[];
-  /** Present only when the events carry no rollout records (then the report counts from these). */
+  /**
+   * Present only when the events carry no rollout records (then the report counts from these); without
+   * their steps, which the report does not read.
+   */
   rollouts: Trajectory[];
   hasEventsFile: boolean;
   hasRolloutsFile: boolean;
@@ -48,35 +51,61 @@ export function readRunDir(runDir: string): RunData {
   const config = readJsonFile(join(dir, 'config.json'), 'config.json', notes);
   const manifest = readJsonFile(join(dir, 'run.json'), 'run.json', notes);
 
-  const eventsRead = readJsonl<unknown>(join(dir, 'events.jsonl'), 'events.jsonl');
-  notes.push(...eventsRead.notes);
+  // Streamed: only the events that pass the check are kept, and a rollout run again on resume (its model
+  // call had failed) replaces its earlier event, so each trajectory counts once, as it finally ended.
+  const eventsRead = streamRecords<unknown>(dir, 'events');
   const events: RunEvent[] = [];
+  const rolloutAt = new Map<string, number>();
   let rejected = 0;
   for (const record of eventsRead.records) {
     const event = checkEvent(record);
-    if (event) events.push(event);
-    else rejected++;
+    if (!event) {
+      rejected++;
+      continue;
+    }
+    if (event.type === 'rollout' && typeof event.trajectoryId === 'string') {
+      const at = rolloutAt.get(event.trajectoryId);
+      if (at !== undefined) {
+        events[at] = event;
+        continue;
+      }
+      rolloutAt.set(event.trajectoryId, events.length);
+    }
+    events.push(event);
   }
+  notes.push(...eventsRead.notes());
   if (rejected > 0) {
     notes.push(`events.jsonl: ignored ${rejected} record(s) of an unknown type or with missing fields.`);
   }
   if (!eventsRead.exists)
     notes.push('events.jsonl is missing: nothing has been recorded yet, or the run was moved.');
 
-  const rolloutsPath = join(dir, 'rollouts.jsonl');
-  const hasRolloutsFile = existsSync(rolloutsPath);
-  let rollouts: Trajectory[] = [];
-  // Rollout events carry all the report needs; the trajectories (much larger) are read only without them.
-  if (!events.some((e) => e.type === 'rollout') && hasRolloutsFile) {
-    const read = readJsonl<Trajectory>(rolloutsPath, 'rollouts.jsonl');
-    notes.push(...read.notes);
-    rollouts = read.records.filter(
-      (t) =>
+  const rolloutsRead = streamRecords<Trajectory>(dir, 'rollouts');
+  const hasRolloutsFile = rolloutsRead.exists;
+  const rollouts: Trajectory[] = [];
+  // Rollout events carry all the report needs; the trajectories (much larger) are read only without them,
+  // one at a time, keeping the fields the report counts.
+  if (rolloutAt.size === 0 && hasRolloutsFile) {
+    for (const t of rolloutsRead.records) {
+      if (
         isObj(t) &&
         typeof t.family === 'string' &&
         (t.condition === 0 || t.condition === 1) &&
-        isObj(t.verdict),
-    );
+        isObj(t.verdict)
+      ) {
+        rollouts.push({
+          id: t.id,
+          taskId: t.taskId,
+          family: t.family,
+          condition: t.condition,
+          steps: [],
+          reward: t.reward,
+          verdict: { score: t.verdict.score, passed: t.verdict.passed },
+          ...(t.error ? { error: t.error } : {}),
+        });
+      }
+    }
+    notes.push(...rolloutsRead.notes());
   }
   const skills = readSkillFiles(dir, notes);
   return {
