@@ -1,7 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, redactObject } from '@skillrl/core';
 import type { RunConfig } from '../config/config-types.js';
-import { editorEndpoint, rolloutEndpoint } from './health/describe-endpoint.js';
+import { editorEndpoint, redactUrlsIn, rolloutEndpoint } from './health/describe-endpoint.js';
 import { type RunManifest, RunSession } from './run-session.js';
 import type { RunOptions } from './run-types.js';
 
@@ -48,7 +48,9 @@ export function openRun(
     // Redacted like config.json: a value shaped like a key never reaches the run directory.
     session.store.append(
       'overrides',
-      redactObject({ time: new Date().toISOString(), set: JSON.parse(JSON.stringify(options.overrides)) }),
+      redactObject(
+        redactUrlsIn({ time: new Date().toISOString(), set: JSON.parse(JSON.stringify(options.overrides)) }),
+      ),
     );
     session.writeJson('config.json', config);
   }

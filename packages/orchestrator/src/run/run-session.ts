@@ -12,7 +12,7 @@ import type {
 import { CHECKPOINT_DIR, openRunStore, RunStoreError, redactObject } from '@skillrl/core';
 import { collectRollouts, type PlannedEpisode } from '@skillrl/rollout';
 import type { Persistence } from '../components/component-types.js';
-import type { EndpointInfo } from './health/describe-endpoint.js';
+import { type EndpointInfo, redactUrlsIn } from './health/describe-endpoint.js';
 import { ErrorBudget } from './health/error-budget.js';
 import { type HealthOptions, resolveHealthOptions } from './health/health-options.js';
 import type { HealthKind } from './health/run-health-error.js';
@@ -157,7 +157,7 @@ export class RunSession {
   }
 
   writeJson(relativePath: string, value: unknown): void {
-    this.store.writeFile(relativePath, `${JSON.stringify(redactObject(value), null, 2)}\n`);
+    this.store.writeFile(relativePath, `${JSON.stringify(redactObject(redactUrlsIn(value)), null, 2)}\n`);
   }
 
   readJson<T>(relativePath: string): T | undefined {
@@ -173,7 +173,7 @@ export class RunSession {
     // A rollout event is emitted once per process anyway; only those on disk need remembering, so the set
     // does not grow with the run.
     if (key && event.type !== 'rollout') this.emitted.add(key);
-    this.store.append('events', redactObject(event));
+    this.store.append('events', redactObject(redactUrlsIn(event)));
     this.options.onEvent?.(event);
   }
 

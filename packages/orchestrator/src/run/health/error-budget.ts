@@ -12,7 +12,10 @@ export interface CallError {
 const MAX_KEY = 400;
 
 const keyOf = (error: CallError): string => {
-  const text = redactSecrets(`${error.code}: ${error.message}`).replace(/\s+/g, ' ').trim();
+  let message = error.message;
+  // A proxy's error page (an HTML 502) reads better as its text than as markup.
+  if (/<(?:!doctype|html)[\s>]/i.test(message)) message = message.replace(/<[^>]*>/g, ' ');
+  const text = redactSecrets(`${error.code}: ${message}`).replace(/\s+/g, ' ').trim();
   return text.length > MAX_KEY ? `${text.slice(0, MAX_KEY - 1)}…` : text;
 };
 
