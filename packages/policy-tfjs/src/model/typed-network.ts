@@ -169,6 +169,13 @@ export interface ContextPlan {
   /** Per block: its distinct words, and each word's row among them (−1 for none), for via-words blocks. */
   words: Int32Array[];
   wordRow: Int32Array[];
+  /**
+   * Per via-words block, its slots by word (the transpose of the slots' word lists): word r's occurrences
+   * at `occurrenceStart[r] .. occurrenceStart[r + 1]`, each a slot and the word's weight in it.
+   */
+  occurrenceStart: (Int32Array | undefined)[];
+  occurrenceSlot: (Int32Array | undefined)[];
+  occurrenceWeight: (Float64Array | undefined)[];
   /** Lists whose mean embedding a pass needs: candidates' and direct blocks' slots. */
   needsVector: Uint8Array;
 }
@@ -220,7 +227,56 @@ function contextPlan(batch: DecisionBatch, d: number, H: number, route: ContextR
   for (let s = 0; s < slotList.length; s++) {
     if (viaWords[slotBlock[s] as number] === 0) needsVector[slotList[s] as number] = 1;
   }
-  const plan = { viaWords, words, wordRow, needsVector };
+  const occurrenceStart: (Int32Array | undefined)[] = [];
+  const occurrenceSlot: (Int32Array | undefined)[] = [];
+  const occurrenceWeight: (Float64Array | undefined)[] = [];
+  for (let b = 0; b < CONTEXT_BLOCKS; b++) {
+    if (!viaWords[b]) {
+      occurrenceStart.push(undefined);
+      occurrenceSlot.push(undefined);
+      occurrenceWeight.push(undefined);
+      continue;
+    }
+    const row = wordRow[b] as Int32Array;
+    const start = new Int32Array((words[b] as Int32Array).length + 1);
+    const inBlock = (slot: number) => slotBlock[slot] === b && slotList[slot] !== 0;
+    for (let slot = 0; slot < slotList.length; slot++) {
+      if (!inBlock(slot)) continue;
+      const u = slotList[slot] as number;
+      for (let e = listStart[u] as number; e < (listStart[u + 1] as number); e++) {
+        const r = row[listIds[e] as number] as number;
+        start[r + 1] = (start[r + 1] as number) + 1;
+      }
+    }
+    for (let r = 0; r + 1 < start.length; r++) start[r + 1] = (start[r + 1] as number) + (start[r] as number);
+    const fill = start.slice(0, -1);
+    const total = start[start.length - 1] as number;
+    const slots = new Int32Array(total);
+    const weights = new Float64Array(total);
+    for (let slot = 0; slot < slotList.length; slot++) {
+      if (!inBlock(slot)) continue;
+      const u = slotList[slot] as number;
+      for (let e = listStart[u] as number; e < (listStart[u + 1] as number); e++) {
+        const r = row[listIds[e] as number] as number;
+        const at = fill[r] as number;
+        fill[r] = at + 1;
+        slots[at] = slot;
+        weights[at] = batch.listWeights[e] as number;
+      }
+    }
+    occurrenceStart.push(start);
+    occurrenceSlot.push(slots);
+    occurrenceWeight.push(weights);
+  }
+  const plan = {
+    viaWords,
+    words,
+    wordRow,
+    occurrenceStart,
+    occurrenceSlot,
+    occurrenceWeight,
+    needsVector,
+  };
   if (!byShape) {
     byShape = new Map();
     plans.set(batch, byShape);
@@ -261,14 +317,17 @@ export function forwardDecisions(
   const entropy = new Float64Array(batch.B * batch.T);
   const { contextSlot, candStart, candList, feats, invTemp } = batch;
   const slotPre = slotProducts(params, vecs, WhT, batch, d, H, plan);
+  const slotRows = new Int32Array(CONTEXT_BLOCKS);
   for (let n = 0; n < N; n++) {
     const h0 = n * H;
-    for (let k = 0; k < H; k++) hidden[h0 + k] = bh[k] as number;
     for (let blk = 0; blk < CONTEXT_BLOCKS; blk++) {
-      const s0 = (contextSlot[n * CONTEXT_BLOCKS + blk] as number) * H;
-      for (let k = 0; k < H; k++) hidden[h0 + k] = (hidden[h0 + k] as number) + (slotPre[s0 + k] as number);
+      slotRows[blk] = (contextSlot[n * CONTEXT_BLOCKS + blk] as number) * H;
     }
-    for (let k = 0; k < H; k++) hidden[h0 + k] = Math.tanh(hidden[h0 + k] as number);
+    for (let k = 0; k < H; k++) {
+      let pre = bh[k] as number;
+      for (let blk = 0; blk < CONTEXT_BLOCKS; blk++) pre += slotPre[(slotRows[blk] as number) + k] as number;
+      hidden[h0 + k] = Math.tanh(pre);
+    }
     const q0 = n * d;
     for (let j = 0; j < d; j++) {
       query[q0 + j] = (u[j] as number) + sq * dot(hidden, h0, WqT, j * H, H);
@@ -361,10 +420,34 @@ function slotProducts(
     const ew = wordProducts[b];
     if (ew) {
       const row = plan.wordRow[b] as Int32Array;
-      for (let e = listStart[list] as number; e < (listStart[list + 1] as number); e++) {
-        const w = listWeights[e] as number;
-        const r0 = (row[listIds[e] as number] as number) * H;
-        for (let k = 0; k < H; k++) out[o0 + k] = (out[o0 + k] as number) + w * (ew[r0 + k] as number);
+      const e0 = listStart[list] as number;
+      const e1 = listStart[list + 1] as number;
+      // Four outputs at a time in local sums, so the inner loop only loads.
+      let k = 0;
+      for (; k + 3 < H; k += 4) {
+        let a0 = 0;
+        let a1 = 0;
+        let a2 = 0;
+        let a3 = 0;
+        for (let e = e0; e < e1; e++) {
+          const w = listWeights[e] as number;
+          const r = (row[listIds[e] as number] as number) * H + k;
+          a0 += w * (ew[r] as number);
+          a1 += w * (ew[r + 1] as number);
+          a2 += w * (ew[r + 2] as number);
+          a3 += w * (ew[r + 3] as number);
+        }
+        out[o0 + k] = a0;
+        out[o0 + k + 1] = a1;
+        out[o0 + k + 2] = a2;
+        out[o0 + k + 3] = a3;
+      }
+      for (; k < H; k++) {
+        let a = 0;
+        for (let e = e0; e < e1; e++) {
+          a += (listWeights[e] as number) * (ew[(row[listIds[e] as number] as number) * H + k] as number);
+        }
+        out[o0 + k] = a;
       }
     } else {
       const v0 = list * d;
@@ -500,16 +583,7 @@ export function backwardDecisions(
     if (list === 0) continue;
     const b = slotBlock[s] as number;
     const s0 = s * H;
-    const dew = wordGrads[b];
-    if (dew) {
-      const row = plan.wordRow[b] as Int32Array;
-      for (let e = listStart[list] as number; e < (listStart[list + 1] as number); e++) {
-        const w = listWeights[e] as number;
-        const r0 = (row[listIds[e] as number] as number) * H;
-        for (let k = 0; k < H; k++) dew[r0 + k] = (dew[r0 + k] as number) + w * (dSlot[s0 + k] as number);
-      }
-      continue;
-    }
+    if (plan.viaWords[b]) continue;
     const v0 = list * d;
     const b0 = b * d;
     for (let j = 0; j < d; j++) {
@@ -524,11 +598,45 @@ export function backwardDecisions(
       dVecs[v0 + j] = (dVecs[v0 + j] as number) + dc;
     }
   }
-  // Through the words: the gradient of E[id]·W_h into both factors.
+  // Through the words: each word's gradient gathered from the slots it occurs in (four outputs at a time in
+  // local sums), then the gradient of E[id]·W_h into both factors.
   const E = params.embedding;
   plan.words.forEach((words, b) => {
     const dew = wordGrads[b];
     if (!dew) return;
+    const start = plan.occurrenceStart[b] as Int32Array;
+    const slots = plan.occurrenceSlot[b] as Int32Array;
+    const weights = plan.occurrenceWeight[b] as Float64Array;
+    for (let r = 0; r < words.length; r++) {
+      const o0 = start[r] as number;
+      const o1 = start[r + 1] as number;
+      let k = 0;
+      for (; k + 3 < H; k += 4) {
+        let a0 = 0;
+        let a1 = 0;
+        let a2 = 0;
+        let a3 = 0;
+        for (let o = o0; o < o1; o++) {
+          const w = weights[o] as number;
+          const g = (slots[o] as number) * H + k;
+          a0 += w * (dSlot[g] as number);
+          a1 += w * (dSlot[g + 1] as number);
+          a2 += w * (dSlot[g + 2] as number);
+          a3 += w * (dSlot[g + 3] as number);
+        }
+        dew[r * H + k] = a0;
+        dew[r * H + k + 1] = a1;
+        dew[r * H + k + 2] = a2;
+        dew[r * H + k + 3] = a3;
+      }
+      for (; k < H; k++) {
+        let a = 0;
+        for (let o = o0; o < o1; o++) {
+          a += (weights[o] as number) * (dSlot[(slots[o] as number) * H + k] as number);
+        }
+        dew[r * H + k] = a;
+      }
+    }
     for (let r = 0; r < words.length; r++) {
       const e0 = (words[r] as number) * d;
       const r0 = r * H;
