@@ -106,8 +106,10 @@ function truncated(t: Trajectory): boolean {
  * A `PolicyTrainer` for a `SkillReadingAgent`: rebuilds each trajectory's decisions from the records the
  * agent stored on its steps, recomputes the chosen actions' log-probs under the current weights (one
  * "token" per action step, a [B, T] matrix with a mask) and takes tensor-ops' clipped policy-gradient step,
- * with a KL term against a frozen copy of the starting weights. Errored trajectories, trajectories without
- * any usable step and non-finite advantages are skipped and counted, never thrown on.
+ * with a KL term against a frozen copy of the starting weights: by default with the network's gradient
+ * written out on typed arrays (`handGradientStep`), with `gradients: 'tfjs'` (or `trainPrior`) by autodiff
+ * through `createTfPolicy`. Errored trajectories, trajectories without any usable step and non-finite
+ * advantages are skipped and counted, never thrown on.
  */
 export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainerOptions = {}): TfjsTrainer {
   const lr = options.lr ?? 0.01;
