@@ -44,6 +44,18 @@ const vocabulary = createVocabulary([
 ]);
 
 describe('createSkillReadingAgent', () => {
+  it("an episode's memories are the memory after each prefix of its actions, within and past its reach", () => {
+    const actions = Array.from({ length: 9 }, (_, i) =>
+      i % 2 ? 'go to fridge 1' : `take egg ${i} from countertop 1`,
+    );
+    for (const memoryActions of [0, 3, 50]) {
+      const agent = createSkillReadingAgent({ vocabulary, seed: 1, config: { memoryActions } });
+      const all = agent.episodeMemories(actions);
+      expect(all).toHaveLength(actions.length);
+      all.forEach((memory, i) => expect(memory).toEqual(agent.memoryIds(actions.slice(0, i))));
+    }
+  });
+
   it('prefers the action the skill names, only when the skill is given', async () => {
     const agent = createSkillReadingAgent({ vocabulary, seed: 1 });
     const withSkill = agent.distribution(context()).logProbs;

@@ -65,6 +65,8 @@ export interface SkillReadingAgent extends Agent {
    * passes to `packBatch` beside the stored records (the records do not carry it).
    */
   memoryIds(actions: readonly string[]): number[];
+  /** `memoryIds` for every decision of one episode at once (entry i: after the first i actions). */
+  episodeMemories(actions: readonly string[]): number[][];
   /** The same weights with other sampling settings (e.g. `{ greedy: true }` for evaluation). */
   withSampling(options: { temperature?: number; greedy?: boolean; seed?: Seed }): SkillReadingAgent;
   /** Replaces the weights in place (shapes are checked). */
@@ -143,6 +145,7 @@ function makeAgent(
     },
     distribution,
     memoryIds: (actions) => encoder.memory(actions),
+    episodeMemories: (actions) => encoder.memories(actions),
     async act(context) {
       const { candidates, logProbs, record } = distribution(context);
       let chosen = 0;

@@ -21,6 +21,8 @@ export interface DecisionEncoder {
    * with the episode's length, and a run's rollouts with its square).
    */
   memory(actions: readonly string[]): number[];
+  /** `memory` of every decision of one episode: entry i is the memory after actions[0..i). */
+  memories(actions: readonly string[]): number[][];
 }
 
 const CACHE_LIMIT = 50_000;
@@ -112,10 +114,24 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     return c;
   };
 
+  const memory = (actions: readonly string[]): number[] => {
+    if (config.memoryActions === 0) return [];
+    return actions.slice(Math.max(0, actions.length - config.memoryActions)).flatMap((a) => idsOf(a));
+  };
   return {
-    memory(actions) {
-      if (config.memoryActions === 0) return [];
-      return actions.slice(Math.max(0, actions.length - config.memoryActions)).flatMap((a) => idsOf(a));
+    memory,
+    memories(actions) {
+      // Episodes within the memory's reach (the default 50 covers a household episode) grow one prefix.
+      const out: number[][] = [];
+      let acc: number[] = [];
+      for (let i = 0; i < actions.length; i++) {
+        if (config.memoryActions === 0) out.push([]);
+        else if (i <= config.memoryActions) {
+          out.push(acc);
+          acc = [...acc, ...idsOf(actions[i] as string)];
+        } else out.push(memory(actions.slice(0, i)));
+      }
+      return out;
     },
     encode(context, candidates, temperature) {
       const { bindings, goal } = goalOf(context.task);

@@ -169,7 +169,7 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
 
   const memoriesOf = (t: Trajectory): number[][] => {
     const actions = t.steps.map((s) => s.action);
-    return actions.map((_, i) => agent.memoryIds(actions.slice(0, i)));
+    return agent.episodeMemories(actions);
   };
 
   const run = async (p: TfPolicy, packed: PackedBatch): Promise<Float32Array> => {
