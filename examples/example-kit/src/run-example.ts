@@ -8,8 +8,8 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
-import { loadConfig, type RunConfig, runCli } from '@skillrl/orchestrator';
+import { basename, dirname, join } from 'node:path';
+import { loadConfig, type RunConfig, readRunStream, runCli } from '@skillrl/orchestrator';
 
 /**
  * Test helpers for one example folder: its configs are read from `dir`, its test runs go to the git-ignored
@@ -73,7 +73,13 @@ export async function skillrl(args: readonly string[]): Promise<CliRun> {
   return { code, out, err, result: last === undefined ? ({} as CliRun['result']) : JSON.parse(last) };
 }
 
+/**
+ * The records of `<run-dir>/<stream>.jsonl` — with the segments the run rotated it into (`segments/`,
+ * gzip), in order — or of any other JSONL file.
+ */
 export function readJsonl<T>(file: string): T[] {
+  const stream = /^([a-z0-9][a-z0-9_-]*)\.jsonl$/.exec(basename(file))?.[1];
+  if (stream) return [...readRunStream<T>(dirname(file), stream)];
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter(Boolean)

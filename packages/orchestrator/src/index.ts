@@ -8,6 +8,13 @@ export { type EvolveOptions, evolve } from './evolve/evolve.js';
 export { type InternalizeOptions, internalize } from './internalize/internalize.js';
 export { resumeRun, runConfig } from './run/run-config.js';
 export type { RunOptions, RunProgress, RunResult } from './run/run-types.js';
+// Run health and layout: the error budget's stop, `resume --set` overrides, the config sections' defaults.
+export { type HealthOptions, HEALTH_DEFAULTS } from './run/health/health-options.js';
+export { type RunHealthDetails, RunHealthError } from './run/health/run-health-error.js';
+export { type ConfigOverride, OVERRIDABLE_PATHS, parseOverride } from './run/config-overrides.js';
+export { STORE_DEFAULTS, type StoreOptions } from './run/store-options.js';
+// Reading a run directory's streams in either layout (gzip segments and the open file, or one file).
+export { readRunStream, readRunStreamLines, streamFiles } from '@skillrl/core';
 
 // Configs: the published schema, loading (YAML/JSON) and every problem by path.
 export { CONFIG_SCHEMA_ID, configSchema } from './config/config-schema.js';

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { readRunStreamLines } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import type { RunConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
@@ -151,7 +152,8 @@ export function highlights(
     return lines;
   }
   const validations: { step: number; with: number; without: number }[] = [];
-  for (const line of readFileSync(join(dir, 'events.jsonl'), 'utf8').split('\n')) {
+  // Either layout: events.jsonl alone, or rotated into segments/ on a long run.
+  for (const line of readRunStreamLines(dir, 'events')) {
     if (!line.includes('"validation"')) continue;
     const event = JSON.parse(line) as {
       type: string;

@@ -11,13 +11,17 @@ import {
 
 const LEADING_ID = /^\{"id":"((?:[^"\\]|\\.)*)"/;
 
+const flat = (text: string): string => Buffer.from(text, 'utf8').toString('utf8');
+
 /**
  * A trajectory line's id, read from its start (the run writes `id` first) without parsing the whole line;
  * any other line is parsed.
  */
 export function trajectoryIdOf(line: string): string | undefined {
   const m = LEADING_ID.exec(line);
-  if (m) return m[1]?.includes('\\') ? (JSON.parse(`"${m[1]}"`) as string) : m[1];
+  // A match is a slice of the line, and V8 keeps the whole line alive behind a slice: an index of ids would
+  // hold every trajectory's text. Copied out, the id stands alone.
+  if (m) return m[1]?.includes('\\') ? (JSON.parse(`"${m[1]}"`) as string) : flat(m[1] as string);
   try {
     const id = (JSON.parse(line) as { id?: unknown }).id;
     return typeof id === 'string' ? id : undefined;
