@@ -8,4 +8,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // The tiny-chat fixture is found from the module's own path (`import.meta.url`, shimmed in CommonJS).
+  shims: true,
 });

@@ -18,3 +18,6 @@ export {
 
 // Options of the adapter suite (types only: the suite itself is in `@skillrl/testkit/vitest`).
 export type { AdapterConformanceOptions } from './adapter-conformance/index.js';
+
+// Fake Tinker API server hosting a small learnable model, and the tiny-chat tokenizer fixture.
+export * from './fake-tinker/index.js';

@@ -1,0 +1,284 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createRng } from '@skillrl/core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tinyChatFiles } from '../../scripts/make-tiny-chat.mjs';
+import { accumulateGradient, buildBasePrior, initLora, loraLayout, sequenceLogProbs } from './lora-model.js';
+import { startFakeTinker } from './start-fake-tinker.js';
+import { TINKER_LOSSES, tokenLoss } from './tinker-losses.js';
+import { TINY_CHAT_MODEL, tinyChatBaseModels, tinyChatDir } from './tiny-chat.js';
+import type { FakeTinkerServer } from './types.js';
+
+const servers: FakeTinkerServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function call(
+  server: FakeTinkerServer,
+  route: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) {
+  const res = await fetch(`${server.url}/api/v1/${route}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function result(server: FakeTinkerServer, future: { body: Record<string, unknown> }) {
+  for (let i = 0; i < 10; i++) {
+    const r = await call(server, 'retrieve_future', { request_id: future.body.request_id });
+    if (r.body.type !== 'try_again') return r;
+  }
+  throw new Error('the future never resolved');
+}
+
+const vocab = JSON.parse(readFileSync(join(tinyChatDir(), 'tokenizer.json'), 'utf8')).model.vocab as Record<
+  string,
+  number
+>;
+const id = (w: string) => vocab[w] as number;
+
+describe('fake Tinker: the model', () => {
+  it('the committed tiny-chat fixture is what scripts/make-tiny-chat.mjs writes', () => {
+    for (const [name, text] of Object.entries(tinyChatFiles())) {
+      expect(readFileSync(join(tinyChatDir(), name), 'utf8'), name).toBe(text);
+    }
+  });
+
+  it('accumulateGradient matches finite differences of every loss', () => {
+    const spec = tinyChatBaseModels()[TINY_CHAT_MODEL]!;
+    const base = buildBasePrior(spec);
+    const layout = loraLayout(base.V, 4);
+    const params = initLora(layout, createRng('fd'));
+    const rng = createRng('fd-b');
+    for (let i = 0; i < params.length; i++) params[i] = (params[i] ?? 0) + rng.normal(0, 0.05);
+    const inputs = [id('<|im_start|>'), id('user'), id('sky'), id('<|im_end|>'), id('assistant'), id('blue')];
+    const targets = [id('user'), id('sky'), id('<|im_end|>'), id('assistant'), id('blue'), id('<|im_end|>')];
+    const sampling = [0, 0, 0, 0, -2.1, -0.3];
+    const advantages = [0, 0, 0, 0, 0.7, 0.7];
+    for (const lossFn of TINKER_LOSSES) {
+      const lossAt = (p: Float64Array) => {
+        const lp = sequenceLogProbs(base, layout, p, inputs, targets);
+        let total = 0;
+        for (let i = 0; i < inputs.length; i++) {
+          total += tokenLoss(lossFn, {
+            logProb: lp[i]!,
+            samplingLogProb: sampling[i]!,
+            advantage: advantages[i]!,
+            weight: 1,
+          }).loss;
+        }
+        return total;
+      };
+      const lp = sequenceLogProbs(base, layout, params, inputs, targets);
+      const d = lp.map(
+        (l, i) =>
+          tokenLoss(lossFn, {
+            logProb: l,
+            samplingLogProb: sampling[i]!,
+            advantage: advantages[i]!,
+            weight: 1,
+          }).dLogProb,
+      );
+      const grad = new Float64Array(params.length);
+      accumulateGradient(base, layout, params, inputs, targets, d, grad);
+      const probe = createRng(`probe-${lossFn}`);
+      for (let k = 0; k < 25; k++) {
+        const j = probe.int(params.length);
+        const h = 1e-5;
+        const plus = Float64Array.from(params);
+        const minus = Float64Array.from(params);
+        plus[j] = (plus[j] ?? 0) + h;
+        minus[j] = (minus[j] ?? 0) - h;
+        const numeric = (lossAt(plus) - lossAt(minus)) / (2 * h);
+        expect(grad[j]!, `${lossFn} param ${j}`).toBeCloseTo(numeric, 5);
+      }
+    }
+  });
+});
+
+describe('fake Tinker: the server', () => {
+  it('learns from importance-sampling updates: a rewarded answer becomes the likely one', async () => {
+    const server = await startFakeTinker();
+    servers.push(server);
+    const session = await call(server, 'create_session', {
+      tags: [],
+      user_metadata: {},
+      sdk_version: 'test',
+      type: 'create_session',
+    });
+    const sessionId = session.body.session_id as string;
+    const created = await result(
+      server,
+      await call(server, 'create_model', {
+        session_id: sessionId,
+        model_seq_id: 0,
+        base_model: TINY_CHAT_MODEL,
+        lora_config: { rank: 8, seed: 3 },
+      }),
+    );
+    const modelId = created.body.model_id as string;
+    const prompt = [
+      id('<|im_start|>'),
+      id('user'),
+      id('what'),
+      id('color'),
+      id('sky'),
+      id('<|im_end|>'),
+      id('<|im_start|>'),
+      id('assistant'),
+    ];
+    let sampler = (
+      await result(
+        server,
+        await call(server, 'save_weights_for_sampler', { model_id: modelId, path: 'step-0', seq_id: 1 }),
+      )
+    ).body.path as string;
+    const share = async (path: string) => {
+      const s = await result(
+        server,
+        await call(server, 'asample', {
+          prompt: { chunks: [{ type: 'encoded_text', tokens: prompt }] },
+          num_samples: 64,
+          model_path: path,
+          sampling_params: { max_tokens: 3, seed: 9 },
+        }),
+      );
+      const sequences = s.body.sequences as { tokens: number[]; logprobs: number[] }[];
+      return {
+        sequences,
+        blue: sequences.filter((q) => q.tokens[0] === id('blue')).length / sequences.length,
+      };
+    };
+    const before = (await share(sampler)).blue;
+    for (let step = 1; step <= 12; step++) {
+      const { sequences } = await share(sampler);
+      const rewards = sequences.map((q) => (q.tokens[0] === id('blue') ? 1 : 0));
+      const mean = rewards.reduce((a: number, b) => a + b, 0) / rewards.length;
+      const data = sequences.map((q, i) => {
+        const full = [...prompt, ...q.tokens];
+        const n = full.length - 1;
+        const completionStart = prompt.length - 1;
+        return {
+          model_input: { chunks: [{ type: 'encoded_text', tokens: full.slice(0, -1) }] },
+          loss_fn_inputs: {
+            target_tokens: { data: full.slice(1), dtype: 'int64', shape: [n] },
+            logprobs: {
+              data: Array.from({ length: n }, (_, j) =>
+                j >= completionStart ? q.logprobs[j - completionStart]! : 0,
+              ),
+              dtype: 'float32',
+              shape: [n],
+            },
+            advantages: {
+              data: Array.from({ length: n }, (_, j) => (j >= completionStart ? rewards[i]! - mean : 0)),
+              dtype: 'float32',
+              shape: [n],
+            },
+          },
+        };
+      });
+      const fb = await result(
+        server,
+        await call(server, 'forward_backward', {
+          model_id: modelId,
+          seq_id: 2 * step,
+          forward_backward_input: { data, loss_fn: 'importance_sampling' },
+        }),
+      );
+      expect(fb.body.loss_fn_output_type).toBe('ArrayRecord');
+      await result(
+        server,
+        await call(server, 'optim_step', {
+          model_id: modelId,
+          seq_id: 2 * step + 1,
+          adam_params: { learning_rate: 0.1 },
+        }),
+      );
+      sampler = (
+        await result(
+          server,
+          await call(server, 'save_weights_for_sampler', { model_id: modelId, path: `step-${step}` }),
+        )
+      ).body.path as string;
+    }
+    const after = (await share(sampler)).blue;
+    expect(before).toBeLessThan(0.35);
+    expect(after).toBeGreaterThan(0.9);
+    const run = server.trainingRun(modelId)!;
+    expect(run.updates).toHaveLength(12);
+    expect(server.lineageOf(sampler)).toEqual(run.lineage);
+  });
+
+  it('futures resolve later, fail, expire or never resolve, as planned', async () => {
+    const server = await startFakeTinker({
+      futures: {
+        pendingPolls: 2,
+        plan: ({ route }) =>
+          route === 'get_info'
+            ? undefined
+            : route === 'asample'
+              ? 'expire'
+              : route === 'unload_model'
+                ? 'fail-user'
+                : undefined,
+      },
+    });
+    servers.push(server);
+    const session = (await call(server, 'create_session', { tags: [], sdk_version: 't' })).body.session_id;
+    const created = await call(server, 'create_model', {
+      session_id: session,
+      model_seq_id: 0,
+      base_model: TINY_CHAT_MODEL,
+    });
+    const first = await call(server, 'retrieve_future', { request_id: created.body.request_id });
+    expect(first.body).toMatchObject({ type: 'try_again', queue_state: 'active' });
+    const done = await result(server, created);
+    expect(done.body.model_id).toBe(created.body.model_id);
+    const sample = await call(server, 'asample', {
+      prompt: { chunks: [{ tokens: [1, 2] }] },
+      base_model: TINY_CHAT_MODEL,
+      sampling_params: { max_tokens: 2 },
+    });
+    expect((await call(server, 'retrieve_future', { request_id: sample.body.request_id })).status).toBe(410);
+    const unload = await result(server, await call(server, 'unload_model', { model_id: done.body.model_id }));
+    expect(unload.body).toMatchObject({ category: 'user' });
+    expect(server.stats().futures).toMatchObject({ expired: 1, failed: 1 });
+  });
+
+  it('a request retried with its idempotency key after a dropped answer is not carried out twice', async () => {
+    let drops = 0;
+    const server = await startFakeTinker({
+      faults: {
+        plan: ({ route }) => (route === 'create_session' && drops++ === 0 ? 'drop-after-commit' : undefined),
+      },
+    });
+    servers.push(server);
+    const body = JSON.stringify({ tags: [], sdk_version: 't' });
+    const post = () =>
+      fetch(`${server.url}/api/v1/create_session`, {
+        method: 'POST',
+        headers: { 'x-idempotency-key': 'k-1', 'content-type': 'application/json' },
+        body,
+      });
+    await expect(post()).rejects.toThrow();
+    const again = (await (await post()).json()) as { session_id: string };
+    expect(server.sessions().map((s) => s.id)).toEqual([again.session_id]);
+    expect(server.stats().idempotentReplays).toBe(1);
+  });
+
+  it('checks the API key and never records it', async () => {
+    const server = await startFakeTinker({ apiKey: 'tml-secret-key-123', echoKeyInErrors: true });
+    servers.push(server);
+    const bad = await call(server, 'healthz', undefined, { 'x-api-key': 'tml-wrong-key-456' });
+    expect(bad.status).toBe(401);
+    expect(String(bad.body.detail)).toContain('tml-wrong-key-456');
+    const ok = await call(server, 'healthz', undefined, { 'x-api-key': 'tml-secret-key-123' });
+    expect(ok.body).toEqual({ status: 'ok' });
+    expect(JSON.stringify(server.requests)).not.toContain('tml-secret-key-123');
+  });
+});
