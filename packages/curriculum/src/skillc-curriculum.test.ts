@@ -22,7 +22,9 @@ const count = fc.integer({ min: 0, max: 12 });
 
 describe('SKILLC curriculum', () => {
   it('follows the smoothed-gap formulas from the step-0 validation (hand-computed)', () => {
-    const c = createSkillcCurriculum({ families: ['heat', 'pick'] });
+    // ρ_max 0.5 as in the paper-style even split (the default is 0.25, checked below).
+    const c = createSkillcCurriculum({ families: ['heat', 'pick'], rhoMax: 0.5 });
+    expect(createSkillcCurriculum({ families: ['heat'] }).state().rho).toEqual({ heat: 0.25 });
     expect(c.validationDue(0)).toBe(true);
     // Before any validation every skill is assumed needed: λ_k = λ, ρ_k = ρ_max.
     expect(c.state()).toEqual({
@@ -101,7 +103,7 @@ describe('SKILLC curriculum', () => {
       withSkillEpisodes: 0,
       withoutSkillEpisodes: 0,
     });
-    expect(noSkill.state()).toMatchObject({ active: ['look'], lambda: { look: 1 }, rho: { look: 0.5 } });
+    expect(noSkill.state()).toMatchObject({ active: ['look'], lambda: { look: 1 }, rho: { look: 0.25 } });
   });
 
   it('retires a type once its smoothed gap falls below τ', () => {
@@ -118,12 +120,12 @@ describe('SKILLC curriculum', () => {
 
   it('measures a first gap below gapFloor against the floor: λ and ρ move smoothly (golden)', () => {
     // First gap 0.0625 < gapFloor 0.125: r = 0.0625 / 0.125 = 0.5 (the old rule said 1).
-    const small = createSkillcCurriculum({ families: ['heat'] });
+    const small = createSkillcCurriculum({ families: ['heat'], rhoMax: 0.5 });
     expect(small.observe(v(0, { heat: [0.5625, 0.5] })).lambda.heat).toBe(0.5);
     expect(small.state().rho.heat).toBe(0.125 + 0.375 * 0.5);
     // A skill that hurt at first (Δ̄_first = −0.25): r = clip(Δ̄_t / 0.125, 0, 1), 0 while Δ̄_t ≤ 0 and rising
     // smoothly once a gap opens (the old rule jumped from 0 to 1 as soon as Δ̄_t > 0).
-    const hurt = createSkillcCurriculum({ families: ['heat'], alpha: 0.5, prune: false });
+    const hurt = createSkillcCurriculum({ families: ['heat'], alpha: 0.5, prune: false, rhoMax: 0.5 });
     expect(hurt.observe(v(0, { heat: [0.25, 0.5] })).lambda.heat).toBe(0);
     expect(hurt.observe(v(10, { heat: [0.5, 0.25] })).lambda.heat).toBe(0); // Δ̄ = 0
     const s = hurt.observe(v(20, { heat: [0.375, 0.25] })); // Δ̄ = 0.0625 → r = 0.5
