@@ -1,0 +1,65 @@
+import type { TinkerClient } from './create-tinker-client.js';
+
+/** The version this client reports in `create_session`. */
+export const SKILLRL_TINKER_CLIENT_VERSION = 'skillrl-trainer-tinker/0.1.0';
+
+export interface TinkerSessionOptions {
+  tags?: string[];
+  userMetadata?: Record<string, unknown>;
+  /** Heartbeat period. Default 10 000 ms, the SDK's (src/tinker/lib/internal_client_holder.py). */
+  heartbeatMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface TinkerSession {
+  readonly id: string;
+  /** The next `model_seq_id` of this session (training clients are numbered per session). */
+  nextModelSeqId(): number;
+  /** The next `sampling_session_seq_id`. */
+  nextSamplingSeqId(): number;
+  heartbeats(): { sent: number; failed: number; lastError?: string };
+  /** Stops the heartbeats. */
+  close(): void;
+}
+
+/**
+ * A session with heartbeats, as the SDK's `InternalClientHolder` keeps one: `create_session`, then a
+ * `session_heartbeat` every `heartbeatMs` (failures are counted, never thrown: the server ends a session
+ * that misses them for long). The timer does not keep the process alive.
+ */
+export async function openTinkerSession(
+  client: TinkerClient,
+  options: TinkerSessionOptions = {},
+): Promise<TinkerSession> {
+  const created = await client.createSession(
+    {
+      tags: options.tags ?? [],
+      user_metadata: options.userMetadata ?? {},
+      sdk_version: SKILLRL_TINKER_CLIENT_VERSION,
+    },
+    options.signal,
+  );
+  const id = created.session_id;
+  let models = 0;
+  let samplers = 0;
+  const beats: { sent: number; failed: number; lastError?: string } = { sent: 0, failed: 0 };
+  const timer = setInterval(() => {
+    client.sessionHeartbeat(id).then(
+      () => {
+        beats.sent += 1;
+      },
+      (error: unknown) => {
+        beats.failed += 1;
+        beats.lastError = error instanceof Error ? error.message : String(error);
+      },
+    );
+  }, options.heartbeatMs ?? 10_000);
+  timer.unref();
+  return {
+    id,
+    nextModelSeqId: () => models++,
+    nextSamplingSeqId: () => samplers++,
+    heartbeats: () => ({ ...beats }),
+    close: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * @skillrl/trainer-tinker — train LLM policies and skill editors on an existing engine: the Tinker API
+ * (Thinking Machines' hosted service, or a self-hosted skyrl-tx). A typed client of the API as the Tinker SDK
+ * speaks it, the Tinker agent and SKILLC's policy trainer, and a trainable LLM skill editor for Skill-R1.
+ */
+
+// The HTTP client: sessions, training runs, forward_backward / optim_step, checkpoints, sampling, futures.
+export * from './client/index.js';
+// The model's own tokenizer and chat template, from local files.
+export {
+  type ChatTokenizer,
+  type ChatTokenizerOptions,
+  chatTokenizerFrom,
+  loadChatTokenizer,
+  type TemplateMessage,
+} from './tokenizer/load-chat-tokenizer.js';
+// A policy whose weights live on Tinker, and what samples from and trains it.
+export {
+  TinkerPolicy,
+  type TinkerPolicyOptions,
+  type TinkerPolicyState,
+  type TinkerSampleOptions,
+  type TinkerTrainOptions,
+} from './policy/tinker-policy.js';
+export {
+  createTinkerAgent,
+  isTinkerAgent,
+  type TinkerAgent,
+  type TinkerAgentOptions,
+} from './policy/create-tinker-agent.js';
+export { createTinkerTrainer, type TinkerTrainer } from './policy/create-tinker-trainer.js';
+export {
+  resolveTrainerOptions,
+  TINKER_RL_LOSSES,
+  type TinkerRlLoss,
+  type TinkerTrainerOptions,
+} from './policy/trainer-options.js';
+export { createTinkerChatModel, type TinkerChatModelOptions } from './policy/create-tinker-chat-model.js';
+export {
+  createTinkerEditorParts,
+  type TinkerEditorOptions,
+  type TinkerTrainedEditor,
+  withTinkerTraining,
+} from './policy/trainable-editor.js';
+// Datums: one sampled turn in Tinker's next-token alignment.
+export { type SampledTurn, trajectoryTurns, turnDatum } from './policy/turn-datum.js';

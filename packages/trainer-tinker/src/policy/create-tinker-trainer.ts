@@ -1,0 +1,86 @@
+import { type Agent, InvalidArgumentError, type PolicyTrainer, type TrainBatch } from '@skillrl/core';
+import type { Datum } from '../client/tinker-types.js';
+import { isTinkerAgent } from './create-tinker-agent.js';
+import type { TinkerPolicy } from './tinker-policy.js';
+import { resolveTrainerOptions, type TinkerTrainerOptions } from './trainer-options.js';
+import { trajectoryTurns, turnDatum } from './turn-datum.js';
+
+export interface TinkerTrainer extends PolicyTrainer {
+  readonly updatesPolicy: true;
+  readonly policy: TinkerPolicy;
+  toJSON(): { format: 'skillrl.tinker-trainer'; updates: number };
+  restore(state: unknown): void;
+}
+
+/**
+ * SKILLC's policy trainer on Tinker: each `update` turns the step's trajectories and advantages into
+ * datums — one per sampled turn, the trajectory's advantage on every completion token (`turnDatum`) — and
+ * takes one update of the agent's policy with the configured loss (`importance_sampling`, `ppo`, `cispo`,
+ * `dro`): `forward_backward`, `optim_step`, then the new sampler weights, so the next step samples from them
+ * (strictly on-policy, one update per step). Turns of trajectories whose advantage is 0 carry no gradient for
+ * these losses (on-policy, the ratio is 1) and are not sent. The agent must be the Tinker agent: its turns
+ * record the prompt and completion tokens and log-probs.
+ *
+ * Why a turn, not an episode, is one datum: the agent re-renders its transcript every turn (the admissible
+ * actions move to the newest observation, a history window drops old steps, a chat template may rewrite
+ * earlier turns, as Qwen3's drops past reasoning), so turn k+1's prompt is in general not turn k's prompt
+ * plus its reply. One datum per turn trains each completion on exactly the context the sampler saw; the cost
+ * is the shared prefix sent again per turn.
+ */
+export function createTinkerTrainer(agent: Agent, options: TinkerTrainerOptions = {}): TinkerTrainer {
+  if (!isTinkerAgent(agent)) {
+    throw new InvalidArgumentError(
+      'agent',
+      'the tinker trainer trains the tinker agent (agent: tinker), whose turns record the tokens and log-probs it needs',
+    );
+  }
+  const settings = resolveTrainerOptions(options);
+  const policy = agent.policy;
+  policy.trainable = true;
+  return {
+    updatesPolicy: true,
+    policy,
+    async update(batch: TrainBatch) {
+      const { trajectories, advantages } = batch;
+      if (advantages.length !== trajectories.length) {
+        throw new InvalidArgumentError(
+          'batch.advantages',
+          `expected ${trajectories.length} advantages, got ${advantages.length}`,
+        );
+      }
+      const datums: Datum[] = [];
+      let zero = 0;
+      let turns = 0;
+      trajectories.forEach((trajectory, i) => {
+        const advantage = Number(advantages[i]);
+        if (!Number.isFinite(advantage))
+          throw new InvalidArgumentError(
+            `batch.advantages[${i}]`,
+            `expected a finite number, got ${advantage}`,
+          );
+        const sampled = trajectoryTurns(trajectory);
+        turns += sampled.length;
+        if (advantage === 0) {
+          zero += 1;
+          return;
+        }
+        for (const turn of sampled) datums.push(turnDatum(turn, advantage));
+      });
+      const metrics = await policy.train(datums, settings);
+      return { ...metrics, turns, zero_advantage: zero, trajectories: trajectories.length };
+    },
+    toJSON: () => ({ format: 'skillrl.tinker-trainer', updates: policy.updates }),
+    restore(state: unknown) {
+      const s = state as { format?: unknown; updates?: unknown } | null;
+      if (s?.format !== 'skillrl.tinker-trainer')
+        throw new InvalidArgumentError('checkpoint', 'expected a skillrl.tinker-trainer state');
+      // The policy's own state (restored with the agent) is the truth; the two must agree.
+      if (s.updates !== policy.updates) {
+        throw new InvalidArgumentError(
+          'checkpoint',
+          `the trainer's checkpoint is at update ${String(s.updates)}, the agent's at ${policy.updates}`,
+        );
+      }
+    },
+  };
+}
