@@ -84,7 +84,6 @@ const TRAINER = {
   options: {
     lr: 0.02,
     miniBatches: 4,
-    kl: { kind: 'k3', coef: 0.001 },
     aggregation: 'seq-mean-token-mean',
   },
 };
