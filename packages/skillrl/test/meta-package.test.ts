@@ -19,6 +19,7 @@ describe('skillrl (the batteries-included package)', () => {
       '@skillrl/policy-tfjs',
       '@skillrl/skill-generator',
       '@skillrl/tensor-ops',
+      '@skillrl/trainer-tinker',
       '@tensorflow/tfjs',
       '@tensorflow/tfjs-backend-wasm',
     ]) {

@@ -204,6 +204,8 @@ function baseModels(vocab) {
       return id;
     });
   const colorIds = ids(COLORS);
+  // The words that tell the tasks apart are the adapter's context features.
+  const features = ids([...SUBJECTS, ...COLORS]);
   // The agent answers one word: after the generation prompt a color, then the end of the turn.
   const agentCorpus = COLORS.map((c) => ids(['assistant', c, '<|im_end|>']));
   // The editor writes a one-line skill body: "# answer <color> ." and ends the turn.
@@ -212,7 +214,7 @@ function baseModels(vocab) {
     vocabSize: Object.keys(vocab).length,
     eosTokenId: vocab['<|im_end|>'],
     // Additive smoothing of the bigram counts: tokens never seen after a token keep a little mass.
-    smoothing: 0.02,
+    smoothing: 0.0002,
   };
   return {
     'skillrl/tiny-chat': {
@@ -220,12 +222,14 @@ function baseModels(vocab) {
       description: 'a one-word answerer: a color after the generation prompt, favouring colors it has read',
       corpus: agentCorpus,
       copy: { tokens: colorIds, weight: 2 },
+      features,
     },
     'skillrl/tiny-editor': {
       ...common,
       description: 'a skill writer: "# answer <color> ." after the generation prompt',
       corpus: editorCorpus,
       copy: { tokens: colorIds, weight: 0 },
+      features,
     },
   };
 }

@@ -1,4 +1,5 @@
-import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type {
   AdvantageEstimator,
   Agent,
@@ -19,6 +20,10 @@ export interface BuiltinEntry<T> {
   describe: string;
   create(mod: ModuleNamespace, options: JsonObject, ctx: ComponentContext): T | Promise<T>;
   persistence?(mod: ModuleNamespace): Persistence<T> | undefined;
+  /** Packages besides `package` that these options need (`skillrl check` looks for them). */
+  requires?(options: JsonObject): string[];
+  /** Problems with the options that need the config's folder (a file they name), for `skillrl check`. */
+  checkOptions?(options: JsonObject, configPath: string): { path: string; message: string }[];
 }
 
 function exported(mod: ModuleNamespace, name: string, pkg: string): Fn {
@@ -64,6 +69,45 @@ function withDataPaths(options: JsonObject, configPath: string): JsonObject {
     };
   }
   return options;
+}
+
+const TINKER = '@skillrl/trainer-tinker';
+
+/** A Tinker component's `tokenizer` folder, read relative to the config file like data paths. */
+function withTokenizerPath(options: JsonObject, configPath: string): JsonObject {
+  const tokenizer = options.tokenizer;
+  if (typeof tokenizer !== 'string' || isAbsolute(tokenizer)) return options;
+  return { ...options, tokenizer: resolvePath(dirname(configPath), tokenizer) };
+}
+
+/** The tokenizer folder a Tinker component names must hold the model's two tokenizer files. */
+function checkTokenizerFolder(options: JsonObject, configPath: string, path: string) {
+  const tokenizer = withTokenizerPath(options, configPath).tokenizer;
+  if (typeof tokenizer !== 'string') return [];
+  const missing = ['tokenizer.json', 'tokenizer_config.json'].filter((f) => !existsSync(join(tokenizer, f)));
+  return missing.length === 0
+    ? []
+    : [
+        {
+          path: `${path}.tokenizer`,
+          message: `${tokenizer} has no ${missing.join(' or ')} (the model's tokenizer files, e.g. \`huggingface-cli download <model> tokenizer.json tokenizer_config.json --local-dir <folder>\`)`,
+        },
+      ];
+}
+
+/** The `trainer` option of the LLM editor, as `{ name, options }`. */
+function editorTrainer(options: JsonObject): { name: string; options: JsonObject } | undefined {
+  const trainer = options.trainer;
+  if (trainer === undefined) return undefined;
+  if (typeof trainer === 'string') return { name: trainer, options: {} };
+  if (trainer !== null && typeof trainer === 'object' && !Array.isArray(trainer)) {
+    const t = trainer as { name?: unknown; options?: unknown };
+    return { name: String(t.name), options: (t.options ?? {}) as JsonObject };
+  }
+  throw new InvalidArgumentError(
+    'evolve.generator.options.trainer',
+    'expected "tinker" or { name: tinker, options }',
+  );
 }
 
 const adapterFrom =
@@ -121,6 +165,22 @@ const agents: Record<string, BuiltinEntry<Agent>> = {
         ...withApiKey(options, 'agent.options'),
       }) as Agent;
     },
+  },
+  tinker: {
+    package: TINKER,
+    describe:
+      'an LLM sampled from its Tinker sampler checkpoint (hosted Tinker or self-hosted skyrl-tx), trained by internalize.trainer: tinker (options: baseModel, tokenizer, baseURL, apiKeyEnv, loraRank, maxTokens, ...)',
+    create(mod, options, ctx) {
+      if (typeof options.baseModel !== 'string') throw new MissingFieldError('agent.options', 'baseModel');
+      if (typeof options.tokenizer !== 'string') throw new MissingFieldError('agent.options', 'tokenizer');
+      // The key is read by the client from the variable `apiKeyEnv` names (default TINKER_API_KEY), never from the config.
+      return exported(
+        mod,
+        'createTinkerAgent',
+        TINKER,
+      )({ seed: ctx.seed, ...withTokenizerPath(options, ctx.configPath) }) as Agent;
+    },
+    checkOptions: (options, configPath) => checkTokenizerFolder(options, configPath, '$.agent.options'),
   },
   'skill-reading': {
     package: '@skillrl/policy-tfjs',
@@ -185,8 +245,50 @@ const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
   'llm-editor': {
     // The subpath that loads no tfjs.
     package: '@skillrl/skill-generator/llm-editor',
-    describe: 'the LLM skill editor (inference mode) over an OpenAI-compatible endpoint',
-    create(mod, options, ctx) {
+    describe:
+      'the LLM skill editor over an OpenAI-compatible endpoint (inference), or on Tinker with trainer: tinker (trained by Skill-R1 GRPO)',
+    async create(mod, options, ctx) {
+      const trainer = editorTrainer(options);
+      if (trainer) {
+        const { trainer: _trainer, ...rest } = options;
+        if (trainer.name !== 'tinker') {
+          throw new InvalidArgumentError(
+            'evolve.generator.options.trainer',
+            `unknown trainer "${trainer.name}"; the LLM editor trains with "tinker"`,
+          );
+        }
+        if (rest.model !== undefined) {
+          throw new InvalidArgumentError(
+            'evolve.generator.options.model',
+            'an editor trained on Tinker samples from its own training run: give trainer.options (baseModel, tokenizer, ...) and no model',
+          );
+        }
+        const tinker = await importBuiltin(
+          TINKER,
+          'evolve.generator.options.trainer "tinker"',
+          ctx.configPath,
+        );
+        const parts = exported(
+          tinker,
+          'createTinkerEditorParts',
+          TINKER,
+        )({
+          seed: ctx.seed,
+          ...withTokenizerPath(trainer.options, ctx.configPath),
+        }) as { model: unknown; train: (editor: SkillGenerator) => SkillGenerator };
+        const editor = exported(
+          mod,
+          'createLlmSkillEditor',
+          '@skillrl/skill-generator',
+        )({
+          seed: ctx.seed,
+          ...rest,
+          model: parts.model,
+          // The editor learns from its own tokens and their log-probs.
+          logprobs: true,
+        }) as SkillGenerator;
+        return parts.train(editor);
+      }
       const model = options.model;
       if (model === null || typeof model !== 'object' || Array.isArray(model)) {
         throw new MissingFieldError('evolve.generator.options', 'model');
@@ -201,6 +303,18 @@ const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
         model: { seed: ctx.seed, ...withApiKey(model, 'evolve.generator.options.model') },
       }) as SkillGenerator;
     },
+    requires: (options) => (options.trainer !== undefined ? [TINKER] : []),
+    checkOptions(options, configPath) {
+      const trainer = options.trainer;
+      if (trainer === null || typeof trainer !== 'object' || Array.isArray(trainer)) return [];
+      const inner = (trainer as { options?: unknown }).options;
+      if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return [];
+      return checkTokenizerFolder(
+        inner as JsonObject,
+        configPath,
+        '$.evolve.generator.options.trainer.options',
+      );
+    },
   },
 };
 
@@ -214,6 +328,15 @@ const trainers: Record<string, BuiltinEntry<PolicyTrainer>> = {
       updatesPolicy: false,
       update: async () => ({}),
     }),
+  },
+  tinker: {
+    package: TINKER,
+    describe:
+      'one on-policy update of the tinker agent per step on the Tinker API: forward_backward with the loss, optim_step, new sampler weights (options: loss, learningRate, chunkSize, ...)',
+    create(mod, options, ctx) {
+      if (!ctx.agent) throw new MissingFieldError('tinker trainer', 'agent');
+      return exported(mod, 'createTinkerTrainer', TINKER)(ctx.agent, options) as PolicyTrainer;
+    },
   },
   tfjs: {
     package: '@skillrl/policy-tfjs',

@@ -1,4 +1,4 @@
-import type { TaskAdapter } from '@skillrl/core';
+import type { JsonObject, TaskAdapter } from '@skillrl/core';
 import { createRng, RegistryError, ValidationError } from '@skillrl/core';
 import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
 import type { ComponentSpec, LoadedConfig } from '../config/config-types.js';
@@ -31,7 +31,12 @@ export interface ComponentCheck {
   error?: unknown;
 }
 
-function normalise(spec: ComponentSpec): { name?: string; package?: string; export?: string } {
+function normalise(spec: ComponentSpec): {
+  name?: string;
+  package?: string;
+  export?: string;
+  options?: JsonObject;
+} {
   return typeof spec === 'string' ? { name: spec } : spec;
 }
 
@@ -40,13 +45,21 @@ function checkBuiltin(
   kind: ComponentKind,
   name: string,
   configPath: string,
+  options: JsonObject = {},
 ): Omit<ComponentCheck, 'role' | 'kind'> {
   const table = BUILTIN_COMPONENTS[kind];
   const entry = table[name];
   const source = `registry:${name}`;
   if (!entry) return { source, error: new RegistryError(kind, name, 'unknown', Object.keys(table)) };
-  const missing = findBuiltin(entry.package, `${kind} "${name}"`, configPath);
-  return { source, resolved: entry.package, ...(missing ? { error: missing } : {}) };
+  // The entry's package, then any its options need (an LLM editor trained on Tinker: @skillrl/trainer-tinker).
+  for (const pkg of [entry.package, ...(entry.requires?.(options) ?? [])]) {
+    const missing = findBuiltin(pkg, `${kind} "${name}"`, configPath);
+    if (missing) return { source, resolved: entry.package, error: missing };
+  }
+  const problems = entry.checkOptions?.(options, configPath) ?? [];
+  if (problems.length > 0)
+    return { source, resolved: entry.package, error: new ValidationError('config', problems) };
+  return { source, resolved: entry.package };
 }
 
 async function importPlugin(
@@ -153,7 +166,7 @@ export async function checkComponents(loaded: LoadedConfig): Promise<ComponentCh
     if (kind === 'estimator') row = await checkEstimator(spec, path);
     else if (s.package !== undefined) {
       row = await checkPlugin(kind, s as { name?: string; package: string; export?: string }, path);
-    } else row = checkBuiltin(kind, s.name as string, path);
+    } else row = checkBuiltin(kind, s.name as string, path, s.options);
     out.push({ role, kind, ...row });
   }
   // With the adapter found, the combinations that cannot work with it (what `run` refuses before it starts).

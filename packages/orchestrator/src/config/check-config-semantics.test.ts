@@ -68,6 +68,106 @@ describe('checkConfigSemantics: combinations known from the config alone', () =>
     expect(checkConfigSemantics(evolve({ mode: 'grpo', generator: 'step-editor' }))).toEqual([]);
   });
 
+  it('tinker: the agent needs its base model and tokenizer, the trainer needs the tinker agent, options are checked', () => {
+    const agent = {
+      name: 'tinker',
+      options: { baseModel: 'Qwen/Qwen3-4B-Instruct-2507', tokenizer: './tokenizer' },
+    };
+    expect(checkConfigSemantics(internalize({ agent, internalize: { trainer: 'tinker' } }))).toEqual([]);
+    expect(
+      checkConfigSemantics(
+        internalize({
+          agent,
+          internalize: { trainer: { name: 'tinker', options: { loss: 'ppo', learningRate: 1e-5 } } },
+        }),
+      ),
+    ).toEqual([]);
+    // A frozen Tinker agent with an external trainer is fine too.
+    expect(checkConfigSemantics(internalize({ agent, internalize: { trainer: 'external' } }))).toEqual([]);
+
+    const missing = checkConfigSemantics(
+      internalize({ agent: 'tinker', internalize: { trainer: 'tinker' } }),
+    );
+    expect(paths(missing)).toEqual(['$.agent.options.baseModel', '$.agent.options.tokenizer']);
+    expect(missing[1]?.message).toContain('tokenizer.json and tokenizer_config.json');
+
+    const wrongAgent = checkConfigSemantics(
+      internalize({ agent: 'skill-reading', internalize: { trainer: 'tinker' } }),
+    );
+    expect(paths(wrongAgent)).toEqual(['$.internalize.trainer']);
+    expect(wrongAgent[0]?.message).toContain('set agent: tinker');
+
+    const bad = checkConfigSemantics(
+      internalize({
+        agent: {
+          name: 'tinker',
+          options: { ...agent.options, loraRank: 0, temperature: -1, apiKeyEnv: 'not a name', lora: 8 },
+        },
+        internalize: {
+          trainer: { name: 'tinker', options: { loss: 'cross_entropy', learningRate: 0, chunkSize: 1.5 } },
+        },
+      }),
+    );
+    expect(paths(bad).sort()).toEqual(
+      [
+        '$.agent.options.apiKeyEnv',
+        '$.agent.options.lora',
+        '$.agent.options.loraRank',
+        '$.agent.options.temperature',
+        '$.internalize.trainer.options.chunkSize',
+        '$.internalize.trainer.options.learningRate',
+        '$.internalize.trainer.options.loss',
+      ].sort(),
+    );
+    expect(bad.find((i) => i.path.endsWith('.loss'))?.message).toContain(
+      'importance_sampling, ppo, cispo, dro',
+    );
+  });
+
+  it('tinker: the LLM editor with trainer: tinker trains under mode grpo, needs its options, no model', () => {
+    const trainer = {
+      name: 'tinker',
+      options: {
+        baseModel: 'Qwen/Qwen3-4B-Instruct-2507',
+        tokenizer: './tok',
+        loraRank: 16,
+        loss: 'importance_sampling',
+      },
+    };
+    const agent = { name: 'openai', options: { model: 'gpt-4o-mini' } };
+    expect(
+      checkConfigSemantics(
+        evolve({ mode: 'grpo', generator: { name: 'llm-editor', options: { trainer } } }, { agent }),
+      ),
+    ).toEqual([]);
+    const inference = checkConfigSemantics(
+      evolve({ mode: 'inference', generator: { name: 'llm-editor', options: { trainer } } }, { agent }),
+    );
+    expect(paths(inference)).toEqual(['$.evolve.generator.options.trainer']);
+    expect(inference[0]?.message).toContain('set evolve.mode: grpo');
+    const both = checkConfigSemantics(
+      evolve(
+        { mode: 'grpo', generator: { name: 'llm-editor', options: { trainer, model: { model: 'x' } } } },
+        { agent },
+      ),
+    );
+    expect(paths(both)).toEqual(['$.evolve.generator.options.model']);
+    const unknown = checkConfigSemantics(
+      evolve({ mode: 'grpo', generator: { name: 'llm-editor', options: { trainer: 'trl' } } }, { agent }),
+    );
+    expect(paths(unknown)).toEqual(['$.evolve.generator.options.trainer']);
+    const bare = checkConfigSemantics(
+      evolve({ mode: 'grpo', generator: { name: 'llm-editor', options: { trainer: 'tinker' } } }, { agent }),
+    );
+    expect(paths(bare)).toEqual([
+      '$.evolve.generator.options.trainer.options.baseModel',
+      '$.evolve.generator.options.trainer.options.tokenizer',
+    ]);
+    // Without a trainer, grpo still needs an update(), and the message says how to get one.
+    const frozen = checkConfigSemantics(evolve({ mode: 'grpo', generator: 'llm-editor' }, { agent }));
+    expect(frozen[0]?.message).toContain('give it trainer: tinker');
+  });
+
   it('held-out tasks drawn from the training split with the same seed overlap', () => {
     const same = checkConfigSemantics(evolve({ heldOut: { split: 'train', limit: 2, seed: 1 } }));
     expect(paths(same)).toEqual(['$.evolve.heldOut']);

@@ -40,6 +40,195 @@ function describeSpec(spec: ComponentSpec | undefined): string {
   return `package "${(spec as { package: string }).package}"`;
 }
 
+// The options of the Tinker components (@skillrl/trainer-tinker), checked here so that `skillrl check` names a
+// wrong one before anything is built (the package itself checks them again when it creates the component).
+const TINKER_CLIENT_KEYS = ['baseURL', 'apiKeyEnv', 'timeoutMs', 'retry', 'futures'];
+const TINKER_POLICY_KEYS = [
+  ...TINKER_CLIENT_KEYS,
+  'baseModel',
+  'tokenizer',
+  'stopTokens',
+  'loraRank',
+  'seed',
+  'modelPath',
+  'checkpointPrefix',
+  'checkpointTtlSeconds',
+  'tags',
+  'userMetadata',
+  'heartbeatMs',
+];
+const TINKER_SAMPLING_KEYS = ['maxTokens', 'temperature', 'topP'];
+const TINKER_AGENT_KEYS = [
+  ...TINKER_POLICY_KEYS,
+  ...TINKER_SAMPLING_KEYS,
+  'topK',
+  'systemPrompt',
+  'skillTemplate',
+  'historyWindow',
+  'actionParser',
+  'name',
+];
+const TINKER_TRAINER_KEYS = [
+  'loss',
+  'clipLowThreshold',
+  'clipHighThreshold',
+  'beta',
+  'learningRate',
+  'beta1',
+  'beta2',
+  'eps',
+  'weightDecay',
+  'gradClipNorm',
+  'chunkSize',
+];
+const TINKER_LOSSES = ['importance_sampling', 'ppo', 'cispo', 'dro'];
+
+function optionsOf(spec: ComponentSpec | undefined): Record<string, unknown> {
+  if (spec && typeof spec === 'object' && spec.options && typeof spec.options === 'object') {
+    return spec.options as Record<string, unknown>;
+  }
+  return {};
+}
+
+function checkTinkerOptions(
+  path: string,
+  options: Record<string, unknown>,
+  known: readonly string[],
+  required: readonly string[],
+  issues: ValidationIssue[],
+): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      issues.push({ path: `${path}.${key}`, message: `is not an option here (known: ${known.join(', ')})` });
+    }
+  }
+  for (const key of required) {
+    if (typeof options[key] !== 'string' || options[key] === '') {
+      issues.push({
+        path: `${path}.${key}`,
+        message:
+          key === 'tokenizer'
+            ? "is required: a folder with the model's tokenizer.json and tokenizer_config.json (read relative to the config file)"
+            : 'is required: the base model to train or sample on Tinker, e.g. "Qwen/Qwen3-4B-Instruct-2507"',
+      });
+    }
+  }
+  const int = (key: string, min: number) => {
+    const v = options[key];
+    if (v !== undefined && !(Number.isInteger(v) && (v as number) >= min)) {
+      issues.push({
+        path: `${path}.${key}`,
+        message: `expected an integer >= ${min}, got ${JSON.stringify(v)}`,
+      });
+    }
+  };
+  const number = (key: string, ok: (v: number) => boolean, want: string) => {
+    const v = options[key];
+    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && ok(v))) {
+      issues.push({ path: `${path}.${key}`, message: `expected ${want}, got ${JSON.stringify(v)}` });
+    }
+  };
+  for (const key of [
+    'loraRank',
+    'maxTokens',
+    'chunkSize',
+    'historyWindow',
+    'checkpointTtlSeconds',
+    'heartbeatMs',
+  ])
+    int(key, 1);
+  int('seed', 0);
+  number('temperature', (v) => v >= 0, 'a number >= 0');
+  number('topP', (v) => v > 0 && v <= 1, 'a number in (0, 1]');
+  number('learningRate', (v) => v > 0, 'a number > 0');
+  number('timeoutMs', (v) => v > 0, 'a number of milliseconds > 0');
+  if (options.loss !== undefined && !TINKER_LOSSES.includes(options.loss as string)) {
+    issues.push({
+      path: `${path}.loss`,
+      message: `expected one of ${TINKER_LOSSES.join(', ')} (Tinker's policy-gradient losses), got ${JSON.stringify(options.loss)}`,
+    });
+  }
+  if (
+    options.apiKeyEnv !== undefined &&
+    !(typeof options.apiKeyEnv === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(options.apiKeyEnv))
+  ) {
+    issues.push({
+      path: `${path}.apiKeyEnv`,
+      message: "expected an environment variable's name (default TINKER_API_KEY)",
+    });
+  }
+  if (
+    options.modelPath !== undefined &&
+    !(typeof options.modelPath === 'string' && options.modelPath.startsWith('tinker://'))
+  ) {
+    issues.push({ path: `${path}.modelPath`, message: 'expected a tinker:// sampler path' });
+  }
+}
+
+/** The Tinker agent, trainer and trained editor: their options, and what they must be combined with. */
+function checkTinker(config: Partial<RunConfig>, issues: ValidationIssue[]): void {
+  const agent = builtinName(config.agent);
+  if (agent === 'tinker') {
+    checkTinkerOptions(
+      '$.agent.options',
+      optionsOf(config.agent),
+      TINKER_AGENT_KEYS,
+      ['baseModel', 'tokenizer'],
+      issues,
+    );
+  }
+  const trainer = config.method === 'internalize' ? config.internalize?.trainer : undefined;
+  if (builtinName(trainer) === 'tinker') {
+    checkTinkerOptions('$.internalize.trainer.options', optionsOf(trainer), TINKER_TRAINER_KEYS, [], issues);
+    if (agent !== 'tinker') {
+      issues.push({
+        path: '$.internalize.trainer',
+        message: `"tinker" trains the Tinker agent, whose turns record their tokens and log-probs, but agent is ${describeSpec(config.agent)}; set agent: tinker (with its baseModel and tokenizer)`,
+      });
+    }
+  }
+  const generator = config.method === 'evolve' ? config.evolve?.generator : undefined;
+  if (builtinName(generator) !== 'llm-editor') return;
+  const editor = optionsOf(generator);
+  const spec = editor.trainer;
+  if (spec === undefined) return;
+  const path = '$.evolve.generator.options.trainer';
+  const name = typeof spec === 'string' ? spec : (spec as { name?: unknown } | null)?.name;
+  if (name !== 'tinker') {
+    issues.push({
+      path,
+      message: `expected "tinker" or { name: tinker, options }, got ${JSON.stringify(spec)}`,
+    });
+    return;
+  }
+  const inner =
+    typeof spec === 'object' && spec ? ((spec as { options?: Record<string, unknown> }).options ?? {}) : {};
+  checkTinkerOptions(
+    `${path}.options`,
+    inner,
+    [...TINKER_POLICY_KEYS, ...TINKER_SAMPLING_KEYS, ...TINKER_TRAINER_KEYS],
+    ['baseModel', 'tokenizer'],
+    issues,
+  );
+  if (editor.model !== undefined) {
+    issues.push({
+      path: '$.evolve.generator.options.model',
+      message:
+        'an editor trained on Tinker samples from its own training run; remove model (the trainer options name the base model)',
+    });
+  }
+  if (
+    (config.evolve?.mode ?? 'inference') !== 'grpo' &&
+    (config.evolve?.variant ?? 'skill-r1') === 'skill-r1'
+  ) {
+    issues.push({
+      path,
+      message:
+        'trains the editor, but evolve.mode is "inference" (the editor is never updated); set evolve.mode: grpo, or remove trainer',
+    });
+  }
+}
+
 /** The seed a task selection loads with (`loadTasks`: the selection's own, else the caller's default). */
 const seedOf = (selection: TaskSelection, fallback: number) => selection.seed ?? fallback;
 
@@ -60,11 +249,16 @@ function checkCombinations(config: Partial<RunConfig>, issues: ValidationIssue[]
   if (config.method !== 'evolve') return;
   const section = config.evolve ?? {};
   const variant = section.variant ?? 'skill-r1';
-  if (variant !== 'no-skill' && section.mode === 'grpo' && builtinName(section.generator) === 'llm-editor') {
+  if (
+    variant !== 'no-skill' &&
+    section.mode === 'grpo' &&
+    builtinName(section.generator) === 'llm-editor' &&
+    optionsOf(section.generator).trainer === undefined
+  ) {
     issues.push({
       path: '$.evolve.mode',
       message:
-        '"grpo" trains the editor, but "llm-editor" has no update() (a frozen LLM); use mode: inference (and train it elsewhere from `skillrl export`), or a trainable editor: "step-editor", or a package with update()',
+        '"grpo" trains the editor, but "llm-editor" has no update() without a trainer (a frozen LLM); give it trainer: tinker (the editor then trains on the Tinker API), use mode: inference (and train it elsewhere from `skillrl export`), or a trainable editor: "step-editor", or a package with update()',
     });
   }
   const heldOut = section.heldOut;
@@ -93,6 +287,7 @@ export function checkConfigSemantics(config: Partial<RunConfig>): ValidationIssu
   checkSpec('$.evolve.generator', config.evolve?.generator, issues);
   checkSpec('$.internalize.trainer', config.internalize?.trainer, issues);
   checkCombinations(config, issues);
+  checkTinker(config, issues);
   if (config.method === 'evolve') {
     if (config.internalize !== undefined) {
       issues.push({
@@ -124,7 +319,8 @@ export function checkConfigSemantics(config: Partial<RunConfig>): ValidationIssu
     if (config.internalize?.trainer === undefined) {
       issues.push({
         path: '$.internalize.trainer',
-        message: 'is required (e.g. "tfjs" with the "skill-reading" agent)',
+        message:
+          'is required (e.g. "tfjs" with the "skill-reading" agent, or "tinker" with the "tinker" agent)',
       });
     }
     const ablation = config.internalize?.ablation ?? 'none';

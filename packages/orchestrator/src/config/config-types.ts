@@ -60,6 +60,11 @@ export interface EvolveSection {
    * what was wrong); past them the task keeps its current skill, or runs without one (default 2).
    */
   proposalRetries?: number;
+  /**
+   * The skill editor: `step-editor`, `llm-editor` (inference over an OpenAI-compatible `model`; with
+   * `options.trainer: tinker` — or `{ name: tinker, options: { baseModel, tokenizer, loraRank, loss, … } }` — it
+   * samples from and trains on the Tinker API, so `mode: grpo` updates it), or a package.
+   */
   generator?: ComponentSpec;
 }
 
@@ -88,6 +93,10 @@ export interface InternalizeSection {
   testEpisodes?: number;
   /** Options passed to the curriculum (SKILLC, SKILL0 or static) after the variant's own. */
   curriculum?: JsonObject;
+  /**
+   * The policy trainer: `tfjs` (the skill-reading agent), `tinker` (the tinker agent, one on-policy update per
+   * step on the Tinker API), `external` (no update: `skillrl export`), or a package.
+   */
   trainer?: ComponentSpec;
 }
 
@@ -101,6 +110,7 @@ export interface RunConfig {
   runDir?: string;
   adapter: ComponentSpec;
   tasks: TaskSelection;
+  /** The task model: `openai` (any OpenAI-compatible endpoint), `skill-reading` (tfjs), `tinker` (a Tinker sampler), or a package. */
   agent: ComponentSpec;
   /** Overrides the method's estimator. */
   estimator?: ComponentSpec;

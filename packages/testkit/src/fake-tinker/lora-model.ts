@@ -14,6 +14,12 @@ export interface FakeBaseModelSpec {
   corpus: number[][];
   /** Tokens whose logit rises by `weight` once they occur in the context (a reader's bias to repeat). */
   copy?: { tokens: number[]; weight: number };
+  /**
+   * The tokens whose presence in the context is a feature of the adapter (`A_W` rows); default every token.
+   * A small set (the words that tell tasks apart) keeps the adapter's context sum, and Adam's per-weight noise
+   * through it, small.
+   */
+  features?: number[];
   description?: string;
   /** Reported by `get_server_capabilities`. Default 4096. */
   maxContextLength?: number;
@@ -27,6 +33,7 @@ export interface BasePrior {
   logP0: Float64Array;
   copyMask: Uint8Array;
   copyWeight: number;
+  featureMask: Uint8Array;
   maxContextLength: number;
 }
 
@@ -50,19 +57,22 @@ export function buildBasePrior(spec: FakeBaseModelSpec): BasePrior {
   }
   const copyMask = new Uint8Array(V);
   for (const t of spec.copy?.tokens ?? []) copyMask[t] = 1;
+  const featureMask = new Uint8Array(V).fill(spec.features ? 0 : 1);
+  for (const t of spec.features ?? []) featureMask[t] = 1;
   return {
     V,
     eos: spec.eosTokenId,
     logP0,
     copyMask,
     copyWeight: spec.copy?.weight ?? 0,
+    featureMask,
     maxContextLength: spec.maxContextLength ?? 4096,
   };
 }
 
 /**
  * The trainable part, a LoRA adapter: logit(next | context) = log p0(next | last token) + copy prior + b
- * + (Σ_{f ∈ distinct tokens of the context} A_W[f]) · B_W + A_P[last token] · B_P. A is drawn from the LoRA
+ * + (Σ_{f ∈ distinct feature tokens of the context} A_W[f]) · B_W + A_P[last token] · B_P. A is drawn from the LoRA
  * seed, B starts at zero (so a new adapter is the base model), as LoRA initialises.
  */
 export interface LoraLayout {
@@ -103,15 +113,19 @@ class Context {
   constructor(
     private readonly layout: LoraLayout,
     private readonly params: Float64Array,
+    private readonly features: Uint8Array,
   ) {
     this.seen = new Uint8Array(layout.V);
     this.aS = new Float64Array(layout.r);
   }
-  add(token: number): void {
-    if (token < 0 || token >= this.layout.V || this.seen[token]) return;
+  /** Whether the token is new to the context and a feature (its A_W row joined the sum). */
+  add(token: number): boolean {
+    if (token < 0 || token >= this.layout.V || this.seen[token]) return false;
     this.seen[token] = 1;
+    if (!this.features[token]) return false;
     const { r, aw } = this.layout;
     for (let k = 0; k < r; k++) this.aS[k] = (this.aS[k] ?? 0) + (this.params[aw + token * r + k] ?? 0);
+    return true;
   }
 }
 
@@ -170,7 +184,7 @@ export function sequenceLogProbs(
   targets: readonly number[],
 ): Float64Array {
   const out = new Float64Array(inputs.length);
-  const ctx = new Context(layout, params);
+  const ctx = new Context(layout, params, base.featureMask);
   const z = new Float64Array(layout.V);
   for (let i = 0; i < inputs.length; i++) {
     const x = inputs[i] as number;
@@ -196,14 +210,13 @@ export function accumulateGradient(
   grad: Float64Array,
 ): void {
   const { V, r, bias, aw, bw, ap, bp } = layout;
-  const ctx = new Context(layout, params);
+  const ctx = new Context(layout, params, base.featureMask);
   const z = new Float64Array(V);
   const order: number[] = [];
   const dA = new Float64Array(r);
   for (let i = 0; i < inputs.length; i++) {
     const x = inputs[i] as number;
-    if (!ctx.seen[x]) order.push(x);
-    ctx.add(x);
+    if (ctx.add(x)) order.push(x);
     const g = dLogProbs[i] ?? 0;
     if (g === 0) continue;
     const y = targets[i] as number;
@@ -263,7 +276,7 @@ export function sampleSequence(
   const V = layout.V;
   if (prompt.length === 0) throw new RangeError('the prompt is empty');
   for (const t of prompt) checkToken(t, V, 'prompt token');
-  const ctx = new Context(layout, params);
+  const ctx = new Context(layout, params, base.featureMask);
   for (const t of prompt) ctx.add(t);
   const stops = new Set(sampling.stop && sampling.stop.length > 0 ? sampling.stop : [base.eos]);
   const maxTokens = sampling.max_tokens ?? 64;

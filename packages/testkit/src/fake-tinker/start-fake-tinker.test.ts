@@ -49,7 +49,34 @@ describe('fake Tinker: the model', () => {
     }
   });
 
-  it('accumulateGradient matches finite differences of every loss', () => {
+  it("each loss's derivative with respect to the learner's log-prob matches finite differences", () => {
+    const rng = createRng('loss-fd');
+    for (const lossFn of TINKER_LOSSES) {
+      for (let k = 0; k < 50; k++) {
+        const x = {
+          logProb: -rng.float() * 4,
+          samplingLogProb: -rng.float() * 4,
+          advantage: rng.normal(),
+          weight: rng.float(),
+        };
+        const h = 1e-6;
+        const at = (logProb: number) => tokenLoss(lossFn, { ...x, logProb }).loss;
+        const numeric = (at(x.logProb + h) - at(x.logProb - h)) / (2 * h);
+        const { dLogProb } = tokenLoss(lossFn, x);
+        // CISPO's clipped ratio is a stopped-gradient coefficient: its derivative treats it as a constant.
+        const expected =
+          lossFn === 'cispo'
+            ? -Math.max(0.8, Math.min(1.2, Math.exp(x.logProb - x.samplingLogProb))) * x.advantage
+            : numeric;
+        // Skip points within h of a clip boundary, where the loss has a kink.
+        const ratio = Math.exp(x.logProb - x.samplingLogProb);
+        if (Math.abs(ratio - 0.8) < 1e-4 || Math.abs(ratio - 1.2) < 1e-4) continue;
+        expect(dLogProb, `${lossFn} at ${JSON.stringify(x)}`).toBeCloseTo(expected, 4);
+      }
+    }
+  });
+
+  it('the model backpropagates ∂loss/∂log-prob into the LoRA weights exactly (finite differences)', () => {
     const spec = tinyChatBaseModels()[TINY_CHAT_MODEL]!;
     const base = buildBasePrior(spec);
     const layout = loraLayout(base.V, 4);
@@ -58,45 +85,27 @@ describe('fake Tinker: the model', () => {
     for (let i = 0; i < params.length; i++) params[i] = (params[i] ?? 0) + rng.normal(0, 0.05);
     const inputs = [id('<|im_start|>'), id('user'), id('sky'), id('<|im_end|>'), id('assistant'), id('blue')];
     const targets = [id('user'), id('sky'), id('<|im_end|>'), id('assistant'), id('blue'), id('<|im_end|>')];
-    const sampling = [0, 0, 0, 0, -2.1, -0.3];
-    const advantages = [0, 0, 0, 0, 0.7, 0.7];
-    for (const lossFn of TINKER_LOSSES) {
-      const lossAt = (p: Float64Array) => {
-        const lp = sequenceLogProbs(base, layout, p, inputs, targets);
-        let total = 0;
-        for (let i = 0; i < inputs.length; i++) {
-          total += tokenLoss(lossFn, {
-            logProb: lp[i]!,
-            samplingLogProb: sampling[i]!,
-            advantage: advantages[i]!,
-            weight: 1,
-          }).loss;
-        }
-        return total;
-      };
-      const lp = sequenceLogProbs(base, layout, params, inputs, targets);
-      const d = lp.map(
-        (l, i) =>
-          tokenLoss(lossFn, {
-            logProb: l,
-            samplingLogProb: sampling[i]!,
-            advantage: advantages[i]!,
-            weight: 1,
-          }).dLogProb,
-      );
-      const grad = new Float64Array(params.length);
-      accumulateGradient(base, layout, params, inputs, targets, d, grad);
-      const probe = createRng(`probe-${lossFn}`);
-      for (let k = 0; k < 25; k++) {
-        const j = probe.int(params.length);
-        const h = 1e-5;
-        const plus = Float64Array.from(params);
-        const minus = Float64Array.from(params);
-        plus[j] = (plus[j] ?? 0) + h;
-        minus[j] = (minus[j] ?? 0) - h;
-        const numeric = (lossAt(plus) - lossAt(minus)) / (2 * h);
-        expect(grad[j]!, `${lossFn} param ${j}`).toBeCloseTo(numeric, 5);
-      }
+    const g = [0.3, 0, -0.2, 0, 1.1, -0.7];
+    const surrogate = (p: Float64Array) =>
+      sequenceLogProbs(base, layout, p, inputs, targets).reduce((s, l, i) => s + g[i]! * l, 0);
+    const grad = new Float64Array(params.length);
+    accumulateGradient(base, layout, params, inputs, targets, g, grad);
+    const probe = createRng('probe');
+    const picks = [
+      layout.bias + id('blue'),
+      layout.aw + id('sky') * layout.r,
+      layout.bw + id('blue'),
+      layout.ap + id('assistant') * layout.r + 1,
+      layout.bp + 2 * layout.V + id('<|im_end|>'),
+    ];
+    for (let k = 0; k < 40; k++) picks.push(probe.int(params.length));
+    for (const j of picks) {
+      const h = 1e-5;
+      const plus = Float64Array.from(params);
+      const minus = Float64Array.from(params);
+      plus[j] = (plus[j] ?? 0) + h;
+      minus[j] = (minus[j] ?? 0) - h;
+      expect(grad[j]!, `param ${j}`).toBeCloseTo((surrogate(plus) - surrogate(minus)) / (2 * h), 6);
     }
   });
 });

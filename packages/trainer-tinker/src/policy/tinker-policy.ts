@@ -159,7 +159,7 @@ export class TinkerPolicy {
 
   /** Updates applied so far. */
   get updates(): number {
-    return this.state.updates;
+    return (this.attach ?? this.state).updates;
   }
 
   /** What sampling uses now: the latest sampler checkpoint, else `modelPath`, else the base model. */
