@@ -1,0 +1,73 @@
+// A small task adapter for the Tinker examples: name the color of a thing in one word ("what color is the
+// sky ?" → blue). Six families, one per thing; each family's skill says the answer. Its words are in the
+// testkit's tiny-chat vocabulary, so the fake Tinker server's model reads them; a real LLM reads them too.
+
+const COLOR_OF = { sky: 'blue', grass: 'green', fire: 'red', snow: 'white', night: 'black', sun: 'yellow' };
+const PROMPTS = {
+  train: ['what color is the {s} ?', 'which color is the {s} ?'],
+  valid: ['the color of the {s} is what ?', 'what is the color of the {s} ?'],
+};
+
+const families = Object.keys(COLOR_OF);
+
+function load({ split = 'train', limit, seed = 0 } = {}) {
+  const prompts = PROMPTS[split] ?? PROMPTS.valid;
+  const all = [];
+  prompts.forEach((template, t) => {
+    for (const family of families) {
+      all.push({
+        id: `${split}-${family}-${t}`,
+        family,
+        split,
+        prompt: template.replace('{s}', family),
+        answer: COLOR_OF[family],
+      });
+    }
+  });
+  // A seeded rotation, so `limit` takes a mix of families.
+  const start = Math.abs(Math.trunc(seed)) % all.length;
+  const rotated = [...all.slice(start), ...all.slice(0, start)];
+  return rotated.slice(0, limit ?? rotated.length);
+}
+
+/** @type {import('@skillrl/core').TaskAdapter} */
+const adapter = {
+  name: 'colors',
+  families,
+  splits: ['train', 'valid'],
+  load,
+  createEnvironment(task) {
+    return {
+      maxSteps: 1,
+      reset: () => 'answer with one word .',
+      step: (action) => {
+        const right = String(action).trim().toLowerCase() === task.answer;
+        return { observation: right ? 'right' : 'wrong', reward: right ? 1 : 0, done: true };
+      },
+    };
+  },
+  verifier(task) {
+    return {
+      name: 'exact-color',
+      verify(_task, trajectory) {
+        const action = trajectory.steps.at(-1)?.action?.trim().toLowerCase();
+        const passed = action === task.answer;
+        return {
+          score: passed ? 1 : 0,
+          passed,
+          reason: passed ? 'right color' : `expected ${task.answer}, got ${action ?? 'nothing'}`,
+        };
+      },
+    };
+  },
+  skills() {
+    return families.map((family) => ({
+      name: `${family}-color`,
+      description: `How to answer color questions about the ${family}.`,
+      body: `When asked about the ${family} , answer ${COLOR_OF[family]} .`,
+      families: [family],
+    }));
+  },
+};
+
+export default adapter;

@@ -1,0 +1,147 @@
+import { join } from 'node:path';
+import {
+  type FakeOpenAIServer,
+  type FakeTinkerRequestInfo,
+  type FakeTinkerServer,
+  startFakeOpenAI,
+  startFakeTinker,
+} from '@skillrl/testkit';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { respond } from '../frozen-reader.mjs';
+import { againstFakes } from './configs.js';
+import {
+  cleanTestRuns,
+  EXAMPLE,
+  missingRunFiles,
+  readJson,
+  readJsonl,
+  skillrl,
+  TEST_RUNS,
+  writeTestConfig,
+} from './run-example.js';
+import { type Child, latestPolicyState, spawnCli } from './tinker-kit.js';
+
+// Against the testkit's fakes only: the fake Tinker server (built from the Tinker SDK's routes and types,
+// hosting a small learnable model) trains the editor; the fake OpenAI-compatible server is the frozen task
+// model (frozen-reader.mjs). Never the live services.
+
+const closers: (FakeTinkerServer | FakeOpenAIServer)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((s) => s.close()));
+});
+afterAll(() => cleanTestRuns(['skill-r1', 'inference', 'resume-whole', 'resume-killed']));
+
+async function fakes(plan?: (request: FakeTinkerRequestInfo) => undefined) {
+  const tinker = await startFakeTinker({ seed: 4, ...(plan ? { faults: { plan } } : {}) });
+  const taskModel = await startFakeOpenAI({ respond, record: false });
+  closers.push(tinker, taskModel);
+  return { tinker, taskModel };
+}
+
+interface Summary {
+  metrics: Record<string, number>;
+}
+
+describe('examples/tinker-skill-r1', () => {
+  it('the shipped configs pass skillrl check (the real services name a tokenizer folder to download)', async () => {
+    const run = await skillrl(['check', join(EXAMPLE, 'skill-r1.yaml')]);
+    expect(run.code, run.err.join('\n')).toBe(0);
+    for (const file of ['hosted.yaml', 'skyrl-tx.yaml']) {
+      const real = await skillrl(['check', join(EXAMPLE, file)]);
+      const text = [...real.out, ...real.err].join('\n');
+      expect(text, file).toContain('$.evolve.generator.options.trainer.options.tokenizer');
+      expect(text).toContain('has no tokenizer.json or tokenizer_config.json');
+    }
+  });
+
+  it('Skill-R1 GRPO trains the LLM editor on Tinker: the skills its candidates and the final carried skills earn rise', async () => {
+    const { tinker, taskModel } = await fakes();
+    const config = againstFakes(tinker.url, taskModel.baseURL, { name: 'skill-r1' });
+    const run = await skillrl([
+      'run',
+      writeTestConfig('skill-r1', config),
+      '--run-dir',
+      join(TEST_RUNS, 'skill-r1'),
+    ]);
+    expect(run.code, run.err.join('\n')).toBe(0);
+    const { dir, metrics } = run.result;
+    expect(missingRunFiles(dir)).toEqual([]);
+    // The candidates' mean reward per generation, and the final carried skills on fresh episodes.
+    expect(metrics.generation_1_mean).toBeLessThan(0.3);
+    expect((metrics.generation_6_mean ?? 0) - (metrics.generation_1_mean ?? 0)).toBeGreaterThanOrEqual(0.3);
+    expect((metrics.final_eval_reward ?? 0) - (metrics.generation_1_mean ?? 0)).toBeGreaterThanOrEqual(0.4);
+    // One update of the editor per generation, from the two-level advantages, on-policy.
+    const [training] = tinker.trainingRuns();
+    expect(training?.updates).toHaveLength(6);
+    const generations = readJsonl<{ type: string; metrics?: Record<string, number> }>(
+      join(dir, 'events.jsonl'),
+    ).filter((e) => e.type === 'generation');
+    expect(generations.length).toBeGreaterThan(0);
+    const candidates = readJsonl<{
+      candidates: { tokenIds?: number[]; logProbs?: number[]; info?: { prompt?: unknown } }[];
+    }>(join(dir, 'candidates.jsonl'));
+    for (const c of candidates.flatMap((r) => r.candidates)) {
+      expect(c.logProbs?.length).toBe(c.tokenIds?.length);
+      expect(c.info?.prompt).toBeDefined();
+    }
+    const state = latestPolicyState(dir, 'generator');
+    expect(state.updates).toBe(6);
+    expect(tinker.lineageOf(state.samplerPath)).toEqual(training?.lineage);
+  });
+
+  it('resume after SIGKILL gives the same editor updates as an uninterrupted run', async () => {
+    const whole = await fakes();
+    const wholeRun = await skillrl([
+      'run',
+      writeTestConfig(
+        'resume-whole',
+        againstFakes(whole.tinker.url, whole.taskModel.baseURL, { name: 'resume-whole' }),
+      ),
+      '--run-dir',
+      join(TEST_RUNS, 'resume-whole'),
+    ]);
+    expect(wholeRun.code, wholeRun.err.join('\n')).toBe(0);
+    const wholeState = latestPolicyState(wholeRun.result.dir, 'generator');
+    const wholeLineage = whole.tinker.lineageOf(wholeState.samplerPath);
+
+    const points: [string, number][] = [
+      ['optim_step', 2], // generation 2's update applied server-side, its checkpoint never written
+      ['asample', 4], // proposals of the generation after the checkpoint, partly stored
+    ];
+    let current: Child | undefined;
+    let counts: Record<string, number> = {};
+    let point: [string, number] | undefined;
+    const killed = await fakes((request) => {
+      counts[request.route] = (counts[request.route] ?? 0) + 1;
+      if (point && request.route === point[0] && counts[request.route] === point[1]) {
+        current?.kill();
+        point = undefined;
+      }
+      return undefined;
+    });
+    const path = writeTestConfig(
+      'resume-killed',
+      againstFakes(killed.tinker.url, killed.taskModel.baseURL, { name: 'resume-killed' }),
+    );
+    const dir = join(TEST_RUNS, 'resume-killed');
+    const signals: (string | null)[] = [];
+    for (let attempt = 0; attempt <= points.length; attempt++) {
+      counts = {};
+      point = points[attempt];
+      current = spawnCli(attempt === 0 ? ['run', path, '--run-dir', dir] : ['resume', dir]);
+      const exit = await current.done;
+      signals.push(exit.signal);
+      if (attempt === points.length) expect(exit.code, exit.err).toBe(0);
+    }
+    expect(signals).toEqual(['SIGKILL', 'SIGKILL', null]);
+    const summary = (d: string) => readJson<Summary>(join(d, 'summary.json')).metrics;
+    expect(summary(dir)).toEqual(summary(wholeRun.result.dir));
+    const rows = (d: string) =>
+      readJsonl<{ key: string; rows: unknown[] }>(join(d, 'advantages.jsonl')).map((r) => [r.key, r.rows]);
+    expect(rows(dir)).toEqual(rows(wholeRun.result.dir));
+    const state = latestPolicyState(dir, 'generator');
+    expect(state.updates).toBe(6);
+    expect(killed.tinker.lineageOf(state.samplerPath)).toEqual(wholeLineage);
+    expect(state.trainingRuns.length).toBeGreaterThan(1);
+  });
+});
