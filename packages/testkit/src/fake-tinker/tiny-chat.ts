@@ -11,7 +11,7 @@ let cached: string | undefined;
 
 /**
  * The folder of the tiny-chat fixture shipped with the testkit: `tokenizer.json` and `tokenizer_config.json`
- * (a word-level Hugging Face tokenizer with a ChatML chat template, about 170 tokens) and `base-models.json`
+ * (a word-level Hugging Face tokenizer with a ChatML chat template, 157 tokens) and `base-models.json`
  * (what the fake Tinker server's base models are counted from). Nothing is downloaded: tests point a
  * tokenizer option at this folder.
  */
