@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import type { RunConfig } from '@skillrl/orchestrator';
 import {
   type FakeOpenAIServer,
   type FakeTinkerRequestInfo,
@@ -29,7 +30,7 @@ const closers: (FakeTinkerServer | FakeOpenAIServer)[] = [];
 afterEach(async () => {
   await Promise.all(closers.splice(0).map((s) => s.close()));
 });
-afterAll(() => cleanTestRuns(['skill-r1', 'inference', 'resume-whole', 'resume-killed']));
+afterAll(() => cleanTestRuns(['skill-r1', 'frozen-tinker', 'resume-whole', 'resume-killed']));
 
 async function fakes(plan?: (request: FakeTinkerRequestInfo) => undefined) {
   const tinker = await startFakeTinker({ seed: 4, ...(plan ? { faults: { plan } } : {}) });
@@ -87,6 +88,39 @@ describe('examples/tinker-skill-r1', () => {
     const state = latestPolicyState(dir, 'generator');
     expect(state.updates).toBe(6);
     expect(tinker.lineageOf(state.samplerPath)).toEqual(training?.lineage);
+  });
+
+  it('the frozen task model can be a Tinker sampler itself (agent: tinker, never trained)', async () => {
+    const { tinker, taskModel } = await fakes();
+    const config = againstFakes(tinker.url, taskModel.baseURL, { name: 'frozen-tinker' }) as RunConfig & {
+      evolve: Record<string, unknown>;
+    };
+    // The tiny-chat answerer reads colors from its context, so it follows the skill it is given.
+    config.agent = {
+      name: 'tinker',
+      options: {
+        baseURL: tinker.url,
+        baseModel: 'skillrl/tiny-chat',
+        tokenizer: resolve(EXAMPLE, '../../packages/testkit/fixtures/tiny-chat'),
+        maxTokens: 4,
+      },
+    };
+    config.evolve = { ...config.evolve, generations: 2, finalEpisodes: 2 };
+    const run = await skillrl([
+      'run',
+      writeTestConfig('frozen-tinker', config),
+      '--run-dir',
+      join(TEST_RUNS, 'frozen-tinker'),
+    ]);
+    expect(run.code, run.err.join('\n')).toBe(0);
+    // Only the editor has a training run; the task model sampled the base model.
+    const runs = tinker.trainingRuns();
+    expect(runs.map((r) => r.baseModel)).toEqual(['skillrl/tiny-editor']);
+    expect(runs[0]?.updates).toHaveLength(2);
+    const samples = tinker.requests.filter(
+      (r) => r.route === 'asample' && r.body?.base_model === 'skillrl/tiny-chat',
+    );
+    expect(samples.length).toBe(run.result.metrics.rollouts);
   });
 
   it('resume after SIGKILL gives the same editor updates as an uninterrupted run', async () => {
