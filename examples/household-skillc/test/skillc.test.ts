@@ -79,7 +79,9 @@ describe('examples/household-skillc', () => {
     const events = readJsonl<{ type: string; metrics?: Record<string, number> }>(join(dir, 'events.jsonl'));
     const steps = events.filter((e) => e.type === 'step');
     expect(steps).toHaveLength(3);
-    expect(events.filter((e) => e.type === 'validation').map((e) => (e as { step?: number }).step)).toEqual([0, 3]);
+    expect(events.filter((e) => e.type === 'validation').map((e) => (e as { step?: number }).step)).toEqual([
+      0, 3,
+    ]);
     expect(events.at(-1)?.type).toBe('run:end');
 
     // The summary: success rates are fractions, the gap is their difference, the final validation matches.

@@ -72,7 +72,7 @@ describe('d2skill-mixed', () => {
           };
           const mixed = createD2SkillMixed({ c }).estimate(batch).advantages;
           const grpo = createGrpo({ singleton: 'zero' }).estimate(batch).advantages;
-          mixed.forEach((a, i) => expect(a).toBeCloseTo(grpo[i] as number, 5));
+          for (const [i, a] of mixed.entries()) expect(a).toBeCloseTo(grpo[i] as number, 5);
         },
       ),
     );

@@ -52,7 +52,7 @@ describe('createSkillReadingAgent', () => {
       const agent = createSkillReadingAgent({ vocabulary, seed: 1, config: { memoryActions } });
       const all = agent.episodeMemories(actions);
       expect(all).toHaveLength(actions.length);
-      all.forEach((memory, i) => expect(memory).toEqual(agent.memoryIds(actions.slice(0, i))));
+      for (const [i, memory] of all.entries()) expect(memory).toEqual(agent.memoryIds(actions.slice(0, i)));
     }
   });
 
