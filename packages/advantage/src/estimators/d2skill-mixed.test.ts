@@ -56,7 +56,8 @@ describe('d2skill-mixed', () => {
   });
 
   it('with 0/1 rewards and the intrinsic reward on every rollout, it is GRPO over the mixed group', () => {
-    // r + c·(r − s̄0) = (1 + c)·r − c·s̄0 is affine within a group, so normalisation erases it (up to ε).
+    // r + c·(r − s̄0) = (1 + c)·r − c·s̄0 is affine within a group, so normalisation erases it, up to ε:
+    // (1 + c)·d / ((1 + c)·σ + ε) against d / (σ + ε), a relative difference below ε/σ ≈ 1e-5.
     fc.assert(
       fc.property(
         fc.array(fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: 0, max: 1 })), {
@@ -72,7 +73,7 @@ describe('d2skill-mixed', () => {
           };
           const mixed = createD2SkillMixed({ c }).estimate(batch).advantages;
           const grpo = createGrpo({ singleton: 'zero' }).estimate(batch).advantages;
-          for (const [i, a] of mixed.entries()) expect(a).toBeCloseTo(grpo[i] as number, 5);
+          for (const [i, a] of mixed.entries()) expect(a).toBeCloseTo(grpo[i] as number, 4);
         },
       ),
     );
