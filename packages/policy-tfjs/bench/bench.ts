@@ -26,21 +26,12 @@ import {
 import { CONTEXT_BLOCKS, hiddenScales } from '../src/model/agent-config.js';
 import { packDecisionBatch } from '../src/model/decision-batch.js';
 import { playEpisode, skillFor } from '../src/testing/play-episode.js';
+import { printTable } from './print-table.js';
 
 const SEED = 'policy-tfjs-bench';
 const REPS = Number(process.env.BENCH_REPS ?? 5);
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 6);
 const here = dirname(fileURLToPath(import.meta.url));
-
-function table(headers: string[], rows: (string | number)[][]): void {
-  const cells = [headers, ...rows.map((r) => r.map(String))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
-  console.log(line(headers));
-  console.log(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
-  for (const r of cells.slice(1)) console.log(line(r));
-  console.log();
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
@@ -432,7 +423,7 @@ async function trainerSteps(agent: SkillReadingAgent, skills: Skill[]) {
   console.log(
     `Trainer update on one batch of 64 household episodes (${decisions} decisions; ${JSON.stringify(TRAINER)}, PPO clip + dual clip, Adam), ${REPS} timed updates each after a warm-up; the new path took turns with PyTorch (${torchTimes.length} timed updates), the old one ran after them. "step" is what PyTorch also runs (the frozen skill reader's terms, the reference pass, ${TRAINER.miniBatches} mini-batch steps); "update" adds unpacking the JSON records (pack: memories, word lists, typed arrays). Wall-clock medians; on a shared machine the minimums are the steadier comparison:`,
   );
-  table(
+  printTable(
     [
       'implementation',
       'update ms',
@@ -528,7 +519,7 @@ async function learningCurve(agent: SkillReadingAgent, skills: Skill[]) {
   console.log(
     `\nGRPO learning curve on household (skill always present while training; 8 tasks × 8 samples a step, lr 0.05, k3 KL 0.001, seq-mean-token-mean; ${MINUTES} min budget). Evaluation: 120 valid_seen tasks (20 per type), one sampled episode each, with and without the skill:`,
   );
-  table(
+  printTable(
     ['step', 'minutes', 'train success since last row (z=1)', 'eval with skill', 'eval without skill'],
     rows,
   );
@@ -543,7 +534,7 @@ async function main() {
   const shopVocabulary = await vocabularyFromAdapter(shop, { seed: SEED, episodes: 30 });
   const shopAgent = createSkillReadingAgent({ vocabulary: shopVocabulary, seed: 1 });
   console.log('Acting (untrained agent, skill present, sampled; typed-array scorer, no tensors):');
-  table(
+  printTable(
     ['environment', 'episodes', 'steps', 'episodes/s', 'steps/s', 'mean reward'],
     [await acting('household', household, agent, 120), await acting('shop', shop, shopAgent, 60)],
   );

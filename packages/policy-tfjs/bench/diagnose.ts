@@ -24,6 +24,7 @@ import {
   vocabularyFromAdapter,
 } from '../src/index.js';
 import { playEpisode } from '../src/testing/play-episode.js';
+import { printTable } from './print-table.js';
 
 const EPOCHS = Number(process.env.DIAGNOSE_EPOCHS ?? 30);
 const LR = Number(process.env.DIAGNOSE_LR ?? 0.03);
@@ -37,16 +38,6 @@ function contextSkill(family: string): Skill | undefined {
     .sort((a, b) => (a.families?.length ?? 0) - (b.families?.length ?? 0))[0];
   if (!own) return general;
   return general ? { ...own, body: `${general.body.trim()}\n\n${own.body.trim()}\n` } : own;
-}
-
-function table(headers: string[], rows: (string | number)[][]): void {
-  const cells = [headers, ...rows.map((r) => r.map(String))];
-  const widths = headers.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => `| ${r.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
-  console.log(line(headers));
-  console.log(`| ${widths.map((w) => '-'.repeat(w)).join(' | ')} |`);
-  for (const r of cells.slice(1)) console.log(line(r));
-  console.log();
 }
 
 async function skillFreeSuccess(agent: SkillReadingAgent, tasks: readonly Task[]): Promise<number> {
@@ -183,7 +174,7 @@ for (const source of ['with-skill successes of the untrained agent', 'expert pla
 console.log(
   `Behaviour cloning into the skill-free path (${EPOCHS} epochs, Adam ${LR}; 512 train tasks, seed 1; success of one sampled skill-free episode on each of 120 valid_unseen tasks, seed 3):\n`,
 );
-table(
+printTable(
   ['cloned from', 'episodes', 'decisions', 'final NLL', 'skill-free before %', 'skill-free after %'],
   rows,
 );
@@ -239,7 +230,7 @@ if (trained) {
     byFamily.set(task.family, f);
   }
   console.log(`Saturation of ${trained} on its with-skill episodes (120 valid_unseen tasks, seed 3):\n`);
-  table(
+  printTable(
     [
       'family',
       'with-skill successes',
