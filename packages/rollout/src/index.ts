@@ -19,6 +19,8 @@ export {
   createActionParser,
   type ParsedAction,
 } from './agent/parse-action.js';
+// What an agent records of each chat turn (core's delta-coded ChatTurnRecord), one comparison per turn.
+export { type ChatTurnMemory, createChatTurnMemory } from './agent/chat-turn-memory.js';
 
 // The text-in, text-out chat model (core's ChatModel) for skill editors and judges.
 export {

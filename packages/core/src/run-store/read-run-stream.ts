@@ -18,6 +18,31 @@ function linesOf(file: StreamFile): Generator<JsonlLine | JsonlTail> {
   return file.gzip ? gzipFileLines(file.path) : plainFileLines(file.path);
 }
 
+/** A stream's non-blank complete lines with the file (relative) each stands in; what is skipped is noted. */
+function* streamLines(
+  dir: string,
+  stream: string,
+  options: ReadRunStreamOptions,
+): Generator<{ line: JsonlLine; label: string }> {
+  checkStreamName(stream);
+  const root = resolve(dir);
+  for (const file of streamFiles(root, stream)) {
+    const label = relative(root, file.path);
+    try {
+      for (const line of linesOf(file)) {
+        if (line.kind === 'tail') {
+          options.onNote?.({ kind: 'torn', file: label, bytes: line.bytes });
+          continue;
+        }
+        if (line.text.trim().length > 0) yield { line, label };
+      }
+    } catch (error) {
+      // A segment removed between listing and reading (a writer rotating), or a damaged gzip file.
+      options.onNote?.({ kind: 'unreadable', file: label, reason: (error as Error).message });
+    }
+  }
+}
+
 /**
  * The raw lines of a stream, in order, across both layouts (closed segments, plain or gzip, then the open
  * `<stream>.jsonl`; or the single file of an older run directory), read in bounded memory and never
@@ -29,23 +54,7 @@ export function* readRunStreamLines(
   stream: string,
   options: ReadRunStreamOptions = {},
 ): Generator<string> {
-  checkStreamName(stream);
-  const root = resolve(dir);
-  for (const file of streamFiles(root, stream)) {
-    const label = relative(root, file.path);
-    try {
-      for (const line of linesOf(file)) {
-        if (line.kind === 'tail') {
-          options.onNote?.({ kind: 'torn', file: label, bytes: line.bytes });
-          continue;
-        }
-        if (line.text.trim().length > 0) yield line.text;
-      }
-    } catch (error) {
-      // A segment removed between listing and reading (a writer rotating), or a damaged gzip file.
-      options.onNote?.({ kind: 'unreadable', file: label, reason: (error as Error).message });
-    }
-  }
+  for (const { line } of streamLines(dir, stream, options)) yield line.text;
 }
 
 /** Every record of a stream, parsed, in order (see `readRunStreamLines`); a damaged line is skipped with a note. */
@@ -54,28 +63,14 @@ export function* readRunStream<T = unknown>(
   stream: string,
   options: ReadRunStreamOptions = {},
 ): Generator<T> {
-  checkStreamName(stream);
-  const root = resolve(dir);
-  for (const file of streamFiles(root, stream)) {
-    const label = relative(root, file.path);
+  for (const { line, label } of streamLines(dir, stream, options)) {
+    let record: T;
     try {
-      for (const line of linesOf(file)) {
-        if (line.kind === 'tail') {
-          options.onNote?.({ kind: 'torn', file: label, bytes: line.bytes });
-          continue;
-        }
-        if (line.text.trim().length === 0) continue;
-        let record: T;
-        try {
-          record = JSON.parse(line.text) as T;
-        } catch {
-          options.onNote?.({ kind: 'damaged', file: label, lineNo: line.lineNo });
-          continue;
-        }
-        yield record;
-      }
-    } catch (error) {
-      options.onNote?.({ kind: 'unreadable', file: label, reason: (error as Error).message });
+      record = JSON.parse(line.text) as T;
+    } catch {
+      options.onNote?.({ kind: 'damaged', file: label, lineNo: line.lineNo });
+      continue;
     }
+    yield record;
   }
 }

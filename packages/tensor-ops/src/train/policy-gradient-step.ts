@@ -4,14 +4,14 @@ import { applyClippedGradients } from './apply-clipped-gradients.js';
 import type { LogProbModel, LogProbOutput } from './log-prob-model.js';
 import {
   batchTensors,
-  combineStepMetrics,
   microSlices,
   positive,
   resolveStepOptions,
   type StepLossOptions,
+  stepMetrics,
   stepObjective,
+  tensorTaker,
   tokensIn,
-  toTensor,
 } from './step-objective.js';
 
 /** A `[B, T]` matrix as a tensor or as rows of numbers. */
@@ -88,11 +88,7 @@ export async function policyGradientStep<I>(
   }
 
   const owned: tf.Tensor[] = [];
-  const take = (name: string, value: unknown, shape?: readonly [number, number]): tf.Tensor => {
-    const { tensor, owned: isOwned } = toTensor(name, value, shape);
-    if (isOwned) owned.push(tensor);
-    return tensor;
-  };
+  const take = tensorTaker(owned);
   const kept: tf.Tensor[] = [];
   let grads: Record<string, tf.Tensor> = {};
   try {
@@ -159,18 +155,7 @@ export async function policyGradientStep<I>(
       grads,
       options.maxGradNorm !== undefined ? { maxGradNorm: options.maxGradNorm } : {},
     );
-    const result = await combineStepMetrics(parts);
-    return {
-      ...result,
-      loss: result.loss ?? 0,
-      pg_loss: result.pg_loss ?? 0,
-      ...applied,
-      clipfrac: result.clipfrac ?? 0,
-      approx_kl: result.approx_kl ?? 0,
-      tokens: tensors.totalTokens,
-      sequences: tensors.sequences,
-      micro_batches: microBatches,
-    };
+    return await stepMetrics(parts, tensors, microBatches, applied);
   } finally {
     for (const t of kept) t.dispose();
     for (const g of Object.values(grads)) g.dispose();

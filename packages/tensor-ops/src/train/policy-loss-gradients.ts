@@ -3,14 +3,14 @@ import * as tf from '@tensorflow/tfjs';
 import type { MatrixLike, PolicyBatch, PolicyStepMetrics } from './policy-gradient-step.js';
 import {
   batchTensors,
-  combineStepMetrics,
   expectRows,
   microSlices,
   resolveStepOptions,
   type StepLossOptions,
+  stepMetrics,
   stepObjective,
+  tensorTaker,
   tokensIn,
-  toTensor,
 } from './step-objective.js';
 
 /** A `[B, T]` matrix as a tensor, rows of numbers, or a flat row-major array of B·T numbers. */
@@ -58,11 +58,7 @@ export async function policyLossGradients(
 ): Promise<PolicyLossGradients> {
   const resolved = resolveStepOptions(options, batch.refLogProbs !== undefined);
   const owned: tf.Tensor[] = [];
-  const take = (name: string, value: unknown, shape?: readonly [number, number]): tf.Tensor => {
-    const { tensor, owned: isOwned } = toTensor(name, value, shape);
-    if (isOwned) owned.push(tensor);
-    return tensor;
-  };
+  const take = tensorTaker(owned);
   const kept: tf.Tensor[] = [];
   try {
     const tensors = await batchTensors(batch, resolved, take);
@@ -121,20 +117,10 @@ export async function policyLossGradients(
       parts.push({ weight: tensors.totalTokens > 0 ? microTokens / tensors.totalTokens : 0, metrics });
       microBatches += 1;
     }
-    const result = await combineStepMetrics(parts);
     return {
       dLogProbs,
       ...(dEntropy && { dEntropy }),
-      metrics: {
-        ...result,
-        loss: result.loss ?? 0,
-        pg_loss: result.pg_loss ?? 0,
-        clipfrac: result.clipfrac ?? 0,
-        approx_kl: result.approx_kl ?? 0,
-        tokens: tensors.totalTokens,
-        sequences: tensors.sequences,
-        micro_batches: microBatches,
-      },
+      metrics: await stepMetrics(parts, tensors, microBatches),
     };
   } finally {
     for (const t of kept) t.dispose();

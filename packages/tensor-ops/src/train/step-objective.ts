@@ -102,6 +102,17 @@ export function toTensor(
   throw new InvalidArgumentError(`batch.${name}`, 'expected a tensor, rows of numbers, or a numeric array');
 }
 
+/** `toTensor` for a step's inputs, pushing each tensor it creates onto `owned` (the step disposes them). */
+export function tensorTaker(
+  owned: tf.Tensor[],
+): (name: string, value: unknown, shape?: readonly [number, number]) => tf.Tensor {
+  return (name, value, shape) => {
+    const { tensor, owned: isOwned } = toTensor(name, value, shape);
+    if (isOwned) owned.push(tensor);
+    return tensor;
+  };
+}
+
 /** The batch's `[B, T]` tensors and its normalisers, checked against the mask's shape. */
 export interface BatchTensors {
   B: number;
@@ -256,6 +267,41 @@ export async function combineStepMetrics(
   });
   for (const t of flat) if (!kept.has(t)) t.dispose();
   return result;
+}
+
+/**
+ * A step's metrics: the micro-batches' combined (`combineStepMetrics`), the ones always present defaulted
+ * to 0, and the batch's counts; `applied` (what applying the gradient told) stands after `pg_loss`.
+ */
+export async function stepMetrics<A extends object = Record<never, never>>(
+  parts: { weight: number; metrics: Record<string, tf.Scalar> }[],
+  tensors: Pick<BatchTensors, 'totalTokens' | 'sequences'>,
+  microBatches: number,
+  applied?: A,
+): Promise<
+  Record<string, number> &
+    A & {
+      loss: number;
+      pg_loss: number;
+      clipfrac: number;
+      approx_kl: number;
+      tokens: number;
+      sequences: number;
+      micro_batches: number;
+    }
+> {
+  const result = await combineStepMetrics(parts);
+  return {
+    ...result,
+    loss: result.loss ?? 0,
+    pg_loss: result.pg_loss ?? 0,
+    ...(applied as A),
+    clipfrac: result.clipfrac ?? 0,
+    approx_kl: result.approx_kl ?? 0,
+    tokens: tensors.totalTokens,
+    sequences: tensors.sequences,
+    micro_batches: microBatches,
+  };
 }
 
 /** The token count of rows start..end, from the mask's values. */

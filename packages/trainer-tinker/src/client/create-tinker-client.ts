@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createRng, InvalidArgumentError, redactSecrets, registerSecret } from '@skillrl/core';
+import { retryAfterMs } from '@skillrl/rollout';
 import { TinkerApiError, TinkerFutureTimeoutError, TinkerRequestFailedError } from './tinker-errors.js';
 import type {
   CheckpointsListResponse,
@@ -115,17 +116,6 @@ function detailOf(answer: HttpAnswer): string {
   if (typeof detail === 'string') return detail;
   if (detail !== undefined) return JSON.stringify(detail).slice(0, 300);
   return answer.text.slice(0, 300);
-}
-
-function retryAfter(headers: Headers): number | undefined {
-  const ms = Number.parseFloat(headers.get('retry-after-ms') ?? '');
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const raw = headers.get('retry-after');
-  if (!raw) return undefined;
-  const seconds = Number(raw);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(raw);
-  return Number.isFinite(date) ? Math.max(0, date - Date.now()) : undefined;
 }
 
 /** The SDK's rule (src/tinker/_base_client.py `_should_retry`): the server's `x-should-retry`, else 408/409/429/5xx. */
@@ -312,7 +302,7 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
             },
           );
         }
-        const asked = retryAfter(answer.headers);
+        const asked = retryAfterMs({ headers: answer.headers });
         if (asked !== undefined && asked <= retry.maxRetryAfterMs) wait = asked;
       } else failure ??= 'no answer';
       if (attempt >= maxRetries) {
@@ -394,7 +384,7 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
         continue;
       }
       if (answer.status === 429) {
-        const asked = retryAfter(answer.headers);
+        const asked = retryAfterMs({ headers: answer.headers });
         await sleep(
           asked !== undefined && asked <= retry.maxRetryAfterMs ? asked : backoff(connectionErrors++),
           signal,

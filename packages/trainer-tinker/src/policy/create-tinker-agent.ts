@@ -1,18 +1,9 @@
-import {
-  type Agent,
-  type AgentAction,
-  type AgentContext,
-  type ChatTurn,
-  type ChatTurnRecord,
-  chatTurnsOf,
-  encodeChatTurn,
-  InvalidArgumentError,
-  type TrajectoryStep,
-} from '@skillrl/core';
+import { type Agent, type AgentAction, type AgentContext, InvalidArgumentError } from '@skillrl/core';
 import {
   type ActionParser,
   type ActionParserOptions,
   createActionParser,
+  createChatTurnMemory,
   DEFAULT_SYSTEM_PROMPT,
   renderSystemPrompt,
   type SystemPromptTemplate,
@@ -50,19 +41,6 @@ export function isTinkerAgent(value: unknown): value is TinkerAgent {
   return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[AGENT] === true;
 }
 
-/** Remembers each episode's last expanded turn by its record, so encoding the next one is one comparison. */
-function chatMemory() {
-  const last = new WeakMap<ChatTurnRecord, ChatTurn>();
-  return (history: readonly TrajectoryStep[], turn: ChatTurn): ChatTurnRecord => {
-    const lastRecord = history.at(-1)?.info?.chat as ChatTurnRecord | undefined;
-    const previous = lastRecord ? (last.get(lastRecord) ?? chatTurnsOf(history).at(-1)) : undefined;
-    const record = encodeChatTurn(previous, turn);
-    if (lastRecord) last.delete(lastRecord);
-    last.set(record, turn);
-    return record;
-  };
-}
-
 /**
  * An agent that samples from the policy's current Tinker sampler checkpoint (or, untrained, from `modelPath`
  * or the base model). Each turn's prompt is the chat transcript of `@skillrl/rollout`'s openai agent (text
@@ -87,7 +65,7 @@ export function createTinkerAgent(options: TinkerAgentOptions): TinkerAgent {
   if (options.temperature !== undefined && !(options.temperature >= 0)) {
     throw new InvalidArgumentError('temperature', `expected a number >= 0, got ${options.temperature}`);
   }
-  const record = chatMemory();
+  const chats = createChatTurnMemory();
   const agent: TinkerAgent = {
     name: options.name ?? `tinker:${options.baseModel}`,
     policy,
@@ -128,7 +106,7 @@ export function createTinkerAgent(options: TinkerAgentOptions): TinkerAgent {
       }
       const raw = policy.tokenizer.decode(tokens);
       const parsed = parse(raw);
-      const chat = record(context.history, {
+      const chat = chats.record(context.history, {
         messages: messages.map((m) => ({ role: m.role, content: m.content })),
         reply: { role: 'assistant', content: raw },
         promptTokenIds: prompt,
