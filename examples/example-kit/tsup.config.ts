@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // The CLI is found from the module's own path (`import.meta.url`, shimmed in CommonJS).
+  shims: true,
 });

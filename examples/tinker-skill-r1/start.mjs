@@ -17,7 +17,6 @@ const trainer = config.evolve.generator.options.trainer.options;
 trainer.baseURL = tinker.url;
 trainer.tokenizer = resolve(here, trainer.tokenizer);
 config.agent.options.baseURL = taskModel.baseURL;
-config.adapter.package = resolve(here, config.adapter.package);
 const out = join(here, 'runs', 'fake');
 mkdirSync(out, { recursive: true });
 const path = join(out, `${config.name}.json`);

@@ -15,8 +15,7 @@ config.agent.options.baseURL = tinker.url;
 const out = join(here, 'runs', 'fake');
 mkdirSync(out, { recursive: true });
 const path = join(out, `${config.name}.json`);
-// Relative paths in the copy (the adapter module, the tokenizer) are read from the config's folder.
-config.adapter.package = resolve(here, config.adapter.package);
+// A relative path in the copy (the tokenizer) is read from the config's folder.
 config.agent.options.tokenizer = resolve(here, config.agent.options.tokenizer);
 writeFileSync(path, `${JSON.stringify(config, null, 2)}\n`);
 console.log(`fake Tinker server at ${tinker.url} (the tests ran against this fake, never the live service)`);

@@ -100,6 +100,13 @@ export function everyFile(dir: string): string[] {
   return files;
 }
 
+/** Every file under a folder, as text (to look for a secret anywhere in a run directory). */
+export function everyText(dir: string): string {
+  return everyFile(dir)
+    .map((file) => readFileSync(file).toString('latin1'))
+    .join('');
+}
+
 /** The files every finished run directory holds. */
 export const RUN_FILES = [
   'config.json',

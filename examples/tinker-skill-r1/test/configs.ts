@@ -14,7 +14,6 @@ export function againstFakes(
     options: { trainer: { options: Record<string, unknown> } };
   };
   const trainer = generator.options.trainer.options;
-  config.adapter = { package: resolve(EXAMPLE, 'color-tasks.mjs') };
   agent.options.baseURL = taskModelUrl;
   trainer.baseURL = tinkerUrl;
   trainer.tokenizer = resolve(EXAMPLE, String(trainer.tokenizer));

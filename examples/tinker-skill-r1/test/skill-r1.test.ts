@@ -13,6 +13,8 @@ import { againstFakes } from './configs.js';
 import {
   cleanTestRuns,
   EXAMPLE,
+  killAndResume,
+  latestPolicyState,
   missingRunFiles,
   readJson,
   readJsonl,
@@ -20,7 +22,6 @@ import {
   TEST_RUNS,
   writeTestConfig,
 } from './run-example.js';
-import { type Child, latestPolicyState, spawnCli } from './tinker-kit.js';
 
 // Against the testkit's fakes only: the fake Tinker server (built from the Tinker SDK's routes and types,
 // hosting a small learnable model) trains the editor; the fake OpenAI-compatible server is the frozen task
@@ -138,35 +139,18 @@ describe('examples/tinker-skill-r1', () => {
     const wholeState = latestPolicyState(wholeRun.result.dir, 'generator');
     const wholeLineage = whole.tinker.lineageOf(wholeState.samplerPath);
 
-    const points: [string, number][] = [
+    const kills = killAndResume([
       ['optim_step', 2], // generation 2's update applied server-side, its checkpoint never written
       ['asample', 4], // proposals of the generation after the checkpoint, partly stored
-    ];
-    let current: Child | undefined;
-    let counts: Record<string, number> = {};
-    let point: [string, number] | undefined;
-    const killed = await fakes((request) => {
-      counts[request.route] = (counts[request.route] ?? 0) + 1;
-      if (point && request.route === point[0] && counts[request.route] === point[1]) {
-        current?.kill();
-        point = undefined;
-      }
-      return undefined;
-    });
+    ]);
+    const killed = await fakes(kills.plan);
     const path = writeTestConfig(
       'resume-killed',
       againstFakes(killed.tinker.url, killed.taskModel.baseURL, { name: 'resume-killed' }),
     );
     const dir = join(TEST_RUNS, 'resume-killed');
-    const signals: (string | null)[] = [];
-    for (let attempt = 0; attempt <= points.length; attempt++) {
-      counts = {};
-      point = points[attempt];
-      current = spawnCli(attempt === 0 ? ['run', path, '--run-dir', dir] : ['resume', dir]);
-      const exit = await current.done;
-      signals.push(exit.signal);
-      if (attempt === points.length) expect(exit.code, exit.err).toBe(0);
-    }
+    const { signals, last } = await kills.run(path, dir);
+    expect(last.code, last.err).toBe(0);
     expect(signals).toEqual(['SIGKILL', 'SIGKILL', null]);
     const summary = (d: string) => readJson<Summary>(join(d, 'summary.json')).metrics;
     expect(summary(dir)).toEqual(summary(wholeRun.result.dir));

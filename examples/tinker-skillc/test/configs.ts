@@ -6,7 +6,6 @@ import { EXAMPLE, exampleConfig } from './run-example.js';
 export function againstFake(url: string, over: Record<string, unknown> = {}): RunConfig {
   const config = structuredClone(exampleConfig('skillc.yaml'));
   const agent = config.agent as { options: Record<string, unknown> };
-  config.adapter = { package: resolve(EXAMPLE, 'color-tasks.mjs') };
   agent.options.baseURL = url;
   agent.options.tokenizer = resolve(EXAMPLE, String(agent.options.tokenizer));
   return { ...config, ...over } as RunConfig;

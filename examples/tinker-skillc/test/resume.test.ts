@@ -1,9 +1,17 @@
 import { join } from 'node:path';
-import { type FakeTinkerRequestInfo, type FakeTinkerServer, startFakeTinker } from '@skillrl/testkit';
+import { type FakeTinkerServer, startFakeTinker } from '@skillrl/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { againstFake } from './configs.js';
-import { cleanTestRuns, readJson, readJsonl, skillrl, TEST_RUNS, writeTestConfig } from './run-example.js';
-import { type Child, latestPolicyState, spawnCli } from './tinker-kit.js';
+import {
+  cleanTestRuns,
+  killAndResume,
+  latestPolicyState,
+  readJson,
+  readJsonl,
+  skillrl,
+  TEST_RUNS,
+  writeTestConfig,
+} from './run-example.js';
 
 // SIGKILL of a real `skillrl` child process at chosen requests to the fake Tinker server (the server still
 // carries out the request that arrived as the process died: the worst case for applying an update twice),
@@ -64,39 +72,17 @@ describe('examples/tinker-skillc: resume after SIGKILL', () => {
     expect(wholeLineage).toHaveLength(4);
 
     // Kill points, one per process: [route, nth request of that route since the process started].
-    const points: [string, number][] = [
+    const kills = killAndResume([
       ['forward_backward', 1], // step 1's gradients accumulated, no optimizer step, no checkpoint yet
       ['save_weights', 2], // step 2's optim_step applied and its state saving, the run's checkpoint still at step 1
       ['asample', 5], // the rollouts of the step after the checkpoint, partly on disk
-    ];
-    let current: Child | undefined;
-    let counts: Record<string, number> = {};
-    let point: [string, number] | undefined;
-    const killed = await startFakeTinker({
-      seed: 3,
-      faults: {
-        plan: (request: FakeTinkerRequestInfo) => {
-          counts[request.route] = (counts[request.route] ?? 0) + 1;
-          if (point && request.route === point[0] && counts[request.route] === point[1]) {
-            current?.kill();
-            point = undefined;
-          }
-          return undefined;
-        },
-      },
-    });
+    ]);
+    const killed = await startFakeTinker({ seed: 3, faults: { plan: kills.plan } });
     servers.push(killed);
     const path = writeTestConfig('resume-killed', small(killed.url, 'resume-killed'));
     const dir = join(TEST_RUNS, 'resume-killed');
-    const signals: (string | null)[] = [];
-    for (let attempt = 0; attempt <= points.length; attempt++) {
-      counts = {};
-      point = points[attempt];
-      current = spawnCli(attempt === 0 ? ['run', path, '--run-dir', dir] : ['resume', dir]);
-      const exit = await current.done;
-      signals.push(exit.signal);
-      if (attempt === points.length) expect(exit.code, exit.err).toBe(0);
-    }
+    const { signals, last } = await kills.run(path, dir);
+    expect(last.code, last.err).toBe(0);
     expect(signals).toEqual(['SIGKILL', 'SIGKILL', 'SIGKILL', null]);
 
     // The same rollouts, advantages and summary as the uninterrupted run.

@@ -5,6 +5,7 @@ import { againstFake } from './configs.js';
 import {
   cleanTestRuns,
   EXAMPLE,
+  everyText,
   missingRunFiles,
   readJson,
   readJsonl,
@@ -12,7 +13,6 @@ import {
   TEST_RUNS,
   writeTestConfig,
 } from './run-example.js';
-import { everyText } from './tinker-kit.js';
 
 // Everything here runs against the testkit's fake Tinker server (built from the Tinker SDK's routes and
 // types, hosting a small learnable model), never the live service.

@@ -1,3 +1,4 @@
+export { colorTasksAdapter } from './color-tasks-adapter.js';
 export {
   type AdamState,
   type BasePrior,

@@ -1,18 +1,27 @@
-// A small task adapter for the Tinker examples: name the color of a thing in one word ("what color is the
-// sky ?" → blue). Six families, one per thing; each family's skill says the answer. Its words are in the
-// testkit's tiny-chat vocabulary, so the fake Tinker server's model reads them; a real LLM reads them too.
+import type { LoadOptions, Skill, Task, TaskAdapter, Trajectory, Verdict } from '@skillrl/core';
 
-const COLOR_OF = { sky: 'blue', grass: 'green', fire: 'red', snow: 'white', night: 'black', sun: 'yellow' };
-const PROMPTS = {
+// A small task adapter for the Tinker examples and tests: name the color of a thing in one word ("what color
+// is the sky ?" → blue). Six families, one per thing; each family's skill says the answer. Its words are in
+// the tiny-chat vocabulary, so the fake Tinker server's model reads them; a real LLM reads them too.
+
+const COLOR_OF: Record<string, string> = {
+  sky: 'blue',
+  grass: 'green',
+  fire: 'red',
+  snow: 'white',
+  night: 'black',
+  sun: 'yellow',
+};
+const PROMPTS: Record<string, string[]> = {
   train: ['what color is the {s} ?', 'which color is the {s} ?'],
   valid: ['the color of the {s} is what ?', 'what is the color of the {s} ?'],
 };
 
 const families = Object.keys(COLOR_OF);
 
-function load({ split = 'train', limit, seed = 0 } = {}) {
-  const prompts = PROMPTS[split] ?? PROMPTS.valid;
-  const all = [];
+function load({ split = 'train', limit, seed = 0 }: Partial<LoadOptions> = {}): Task[] {
+  const prompts = PROMPTS[split] ?? (PROMPTS.valid as string[]);
+  const all: Task[] = [];
   prompts.forEach((template, t) => {
     for (const family of families) {
       all.push({
@@ -20,7 +29,7 @@ function load({ split = 'train', limit, seed = 0 } = {}) {
         family,
         split,
         prompt: template.replace('{s}', family),
-        answer: COLOR_OF[family],
+        answer: COLOR_OF[family] as string,
       });
     }
   });
@@ -30,8 +39,12 @@ function load({ split = 'train', limit, seed = 0 } = {}) {
   return rotated.slice(0, limit ?? rotated.length);
 }
 
-/** @type {import('@skillrl/core').TaskAdapter} */
-const adapter = {
+/**
+ * The color tasks: `adapter: { package: '@skillrl/testkit', export: colorTasksAdapter }` in a config. Splits
+ * `train` and `valid` (other phrasings of the same questions); one-step environments rewarded 1 for the
+ * right color.
+ */
+export const colorTasksAdapter: TaskAdapter = {
   name: 'colors',
   families,
   splits: ['train', 'valid'],
@@ -49,7 +62,7 @@ const adapter = {
   verifier(task) {
     return {
       name: 'exact-color',
-      verify(_task, trajectory) {
+      verify(_task: Task, trajectory: Trajectory): Verdict {
         const action = trajectory.steps.at(-1)?.action?.trim().toLowerCase();
         const passed = action === task.answer;
         return {
@@ -60,7 +73,7 @@ const adapter = {
       },
     };
   },
-  skills() {
+  skills(): Skill[] {
     return families.map((family) => ({
       name: `${family}-color`,
       description: `How to answer color questions about the ${family}.`,
@@ -69,5 +82,3 @@ const adapter = {
     }));
   },
 };
-
-export default adapter;
