@@ -32,6 +32,7 @@ export { createTinkerTrainer, type TinkerTrainer } from './policy/create-tinker-
 export {
   resolveTrainerOptions,
   TINKER_RL_LOSSES,
+  TINKER_TRAINER_OPTION_KEYS,
   type TinkerRlLoss,
   type TinkerTrainerOptions,
 } from './policy/trainer-options.js';

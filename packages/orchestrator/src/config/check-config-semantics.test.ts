@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { TaskAdapter } from '@skillrl/core';
 import household from '@skillrl/task-household';
 import { createJsonlAdapter, createQaAdapter } from '@skillrl/task-qa';
+import { TINKER_RL_LOSSES, TINKER_TRAINER_OPTION_KEYS } from '@skillrl/trainer-tinker';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support.js';
 import { checkConfigAgainstAdapter, checkConfigSemantics } from './check-config-semantics.js';
@@ -122,6 +123,20 @@ describe('checkConfigSemantics: combinations known from the config alone', () =>
     expect(bad.find((i) => i.path.endsWith('.loss'))?.message).toContain(
       'importance_sampling, ppo, cispo, dro',
     );
+  });
+
+  it('tinker: the trainer options and losses checked here are those @skillrl/trainer-tinker reads', () => {
+    // This check runs from the config alone (trainer-tinker is an optional peer, not imported to load a config),
+    // so it keeps its own list of the package's options; this keeps the two lists in step.
+    const agent = {
+      name: 'tinker',
+      options: { baseModel: 'Qwen/Qwen3-4B-Instruct-2507', tokenizer: './tokenizer' },
+    };
+    const every = Object.fromEntries(TINKER_TRAINER_OPTION_KEYS.map((key) => [key, undefined]));
+    for (const loss of TINKER_RL_LOSSES) {
+      const trainer = { name: 'tinker', options: { ...every, loss } };
+      expect(checkConfigSemantics(internalize({ agent, internalize: { trainer } }))).toEqual([]);
+    }
   });
 
   it('tinker: the LLM editor with trainer: tinker trains under mode grpo, needs its options, no model', () => {

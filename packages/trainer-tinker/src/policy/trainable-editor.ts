@@ -7,7 +7,11 @@ import {
 import type { Datum } from '../client/tinker-types.js';
 import { createTinkerChatModel, type TinkerChatModelOptions } from './create-tinker-chat-model.js';
 import { TinkerPolicy, type TinkerPolicyOptions, type TinkerPolicyState } from './tinker-policy.js';
-import { resolveTrainerOptions, type TinkerTrainerOptions } from './trainer-options.js';
+import {
+  resolveTrainerOptions,
+  TINKER_TRAINER_OPTION_KEYS,
+  type TinkerTrainerOptions,
+} from './trainer-options.js';
 import { turnDatum } from './turn-datum.js';
 
 /** A skill editor trained on Tinker: `update` takes one update of its policy from candidate advantages. */
@@ -87,19 +91,6 @@ export function withTinkerTraining(
 /** The options of a Tinker-trained editor: the policy's (`TinkerPolicyOptions`) and the trainer's, side by side. */
 export type TinkerEditorOptions = TinkerPolicyOptions & TinkerTrainerOptions & TinkerChatModelOptions;
 
-const TRAINER_KEYS = [
-  'loss',
-  'clipLowThreshold',
-  'clipHighThreshold',
-  'beta',
-  'learningRate',
-  'beta1',
-  'beta2',
-  'eps',
-  'weightDecay',
-  'gradClipNorm',
-  'chunkSize',
-] as const;
 const MODEL_KEYS = ['maxTokens', 'temperature', 'topP'] as const;
 
 /**
@@ -113,7 +104,7 @@ export function createTinkerEditorParts(options: TinkerEditorOptions) {
   const model: Record<string, unknown> = {};
   const rest: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) {
-    if ((TRAINER_KEYS as readonly string[]).includes(key)) trainer[key] = value;
+    if ((TINKER_TRAINER_OPTION_KEYS as readonly string[]).includes(key)) trainer[key] = value;
     else if ((MODEL_KEYS as readonly string[]).includes(key)) model[key] = value;
     else rest[key] = value;
   }

@@ -25,7 +25,8 @@ export interface TinkerTrainerOptions {
   chunkSize?: number;
 }
 
-const KNOWN = new Set([
+/** The keys of `TinkerTrainerOptions`: what a flat options object gives the trainer. */
+export const TINKER_TRAINER_OPTION_KEYS: readonly (keyof TinkerTrainerOptions)[] = [
   'loss',
   'clipLowThreshold',
   'clipHighThreshold',
@@ -37,7 +38,8 @@ const KNOWN = new Set([
   'weightDecay',
   'gradClipNorm',
   'chunkSize',
-]);
+];
+const KNOWN = new Set<string>(TINKER_TRAINER_OPTION_KEYS);
 
 function num(path: string, value: unknown, ok: (v: number) => boolean, want: string): number | undefined {
   if (value === undefined) return undefined;
