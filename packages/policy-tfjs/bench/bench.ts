@@ -27,6 +27,7 @@ import { CONTEXT_BLOCKS, hiddenScales } from '../src/model/agent-config.js';
 import { packDecisionBatch } from '../src/model/decision-batch.js';
 import { playEpisode, skillFor } from '../src/testing/play-episode.js';
 import { printTable } from './print-table.js';
+import { groupedEpisodes, trainingBatch } from './training-batch.js';
 
 const SEED = 'policy-tfjs-bench';
 const REPS = Number(process.env.BENCH_REPS ?? 5);
@@ -61,33 +62,6 @@ async function acting(name: string, adapter: TaskAdapter, agent: SkillReadingAge
     (steps / s).toFixed(0),
     (wins / tasks.length).toFixed(3),
   ];
-}
-
-/** 64 episodes: 8 household tasks × 8 samples with the skill, advantages centred per task. */
-async function trainingBatch(agent: SkillReadingAgent, skills: Skill[]) {
-  const tasks = await household.load({ split: 'train', limit: 8, seed: 21 });
-  const trajectories: Trajectory[] = [];
-  const advantages: number[] = [];
-  for (const task of tasks) {
-    const group: Trajectory[] = [];
-    for (let g = 0; g < 8; g++) {
-      group.push(
-        await playEpisode({
-          adapter: household,
-          agent,
-          task,
-          skill: skillFor(skills, task.family),
-          seed: `${SEED}/batch/${task.id}/${g}`,
-        }),
-      );
-    }
-    const mean = group.reduce((a, t) => a + t.reward, 0) / group.length;
-    for (const t of group) {
-      trajectories.push(t);
-      advantages.push(t.reward - mean);
-    }
-  }
-  return { trajectories, advantages };
 }
 
 // The trainer settings of the paper runs (orchestrator/bench/paper.mjs): what a training run spends its time on.
@@ -324,7 +298,7 @@ async function startTorch(dir: string): Promise<TorchServer | { skipped: string 
  * after a warm-up), so all three run under the same load; the machine is shared.
  */
 async function trainerSteps(agent: SkillReadingAgent, skills: Skill[]) {
-  const { trajectories, advantages } = await trainingBatch(agent, skills);
+  const { trajectories, advantages } = await trainingBatch(agent, skills, SEED);
   const dir = mkdtempSync(join(tmpdir(), 'policy-tfjs-bench-'));
   writeTorchBatch(dir, agent, trajectories, advantages);
   const torch = await startTorch(dir);
@@ -485,28 +459,13 @@ async function learningCurve(agent: SkillReadingAgent, skills: Skill[]) {
   let step = 0;
   let recent: number[] = [];
   while ((performance.now() - started) / 60_000 < MINUTES) {
-    const trajectories: Trajectory[] = [];
-    const advantages: number[] = [];
-    for (let k = 0; k < 8; k++) {
-      const task = train[(step * 8 + k) % train.length] as Task;
-      const group: Trajectory[] = [];
-      for (let g = 0; g < 8; g++) {
-        group.push(
-          await playEpisode({
-            adapter: household,
-            agent,
-            task,
-            skill: skillFor(skills, task.family),
-            seed: `${SEED}/grpo/${step}/${k}/${g}`,
-          }),
-        );
-      }
-      const mean = group.reduce((a, t) => a + t.reward, 0) / group.length;
-      for (const t of group) {
-        trajectories.push(t);
-        advantages.push(t.reward - mean);
-      }
-    }
+    const tasks = Array.from({ length: 8 }, (_, k) => train[(step * 8 + k) % train.length] as Task);
+    const { trajectories, advantages } = await groupedEpisodes(
+      agent,
+      skills,
+      tasks,
+      (_task, k, g) => `${SEED}/grpo/${step}/${k}/${g}`,
+    );
     await trainer.update({ trajectories, advantages });
     recent.push(trajectories.reduce((a, t) => a + t.reward, 0) / trajectories.length);
     step += 1;

@@ -1,10 +1,9 @@
 // Profiles the trainer's update on the bench's batch: `node --cpu-prof` on the bundle of this file.
 // Environment: PROFILE_REPS (timed updates, default 5), PROFILE_OPTIONS (JSON trainer options).
-import type { Trajectory } from '@skillrl/core';
 import household from '@skillrl/task-household';
 import { initBackend } from '@skillrl/tensor-ops';
 import { createSkillReadingAgent, createTfjsTrainer, vocabularyFromAdapter } from '../src/index.js';
-import { playEpisode, skillFor } from '../src/testing/play-episode.js';
+import { trainingBatch } from './training-batch.js';
 
 const SEED = 'policy-tfjs-bench';
 const REPS = Number(process.env.PROFILE_REPS ?? 5);
@@ -17,28 +16,7 @@ await initBackend({ prefer: 'wasm' });
 const vocabulary = await vocabularyFromAdapter(household, { seed: SEED });
 const agent = createSkillReadingAgent({ vocabulary, seed: 1 });
 const skills = await household.skills();
-const tasks = await household.load({ split: 'train', limit: 8, seed: 21 });
-const trajectories: Trajectory[] = [];
-const advantages: number[] = [];
-for (const task of tasks) {
-  const group: Trajectory[] = [];
-  for (let g = 0; g < 8; g++) {
-    group.push(
-      await playEpisode({
-        adapter: household,
-        agent,
-        task,
-        skill: skillFor(skills, task.family),
-        seed: `${SEED}/batch/${task.id}/${g}`,
-      }),
-    );
-  }
-  const mean = group.reduce((a, t) => a + t.reward, 0) / group.length;
-  for (const t of group) {
-    trajectories.push(t);
-    advantages.push(t.reward - mean);
-  }
-}
+const { trajectories, advantages } = await trainingBatch(agent, skills, SEED);
 const decisions = trajectories.reduce((a, t) => a + t.steps.length, 0);
 console.log(
   `batch: ${trajectories.length} episodes, ${decisions} decisions; options ${JSON.stringify(OPTIONS)}`,

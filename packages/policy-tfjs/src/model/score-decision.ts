@@ -1,4 +1,5 @@
 import { CONTEXT_BLOCKS, hiddenScales } from './agent-config.js';
+import { clauseRead } from './clause-read.js';
 import type { DecisionRecord } from './decision-record.js';
 import type { AgentParameters } from './parameters.js';
 
@@ -83,21 +84,7 @@ export function scoreDecision(
     for (const [c, s, v] of record.sims) sims[c * S + s] = v;
     const att = new Float64Array(S);
     for (let c = 0; c < C; c++) {
-      // The null clause (logit 0, value 0) lets an action attend to nothing when no pending clause fits.
-      let max = 0;
-      for (let s = 0; s < S; s++) {
-        const v = tau * (sims[c * S + s] as number) + (base[s] as number);
-        att[s] = v;
-        if (v > max) max = v;
-      }
-      let z = Math.exp(-max);
-      let num = 0;
-      for (let s = 0; s < S; s++) {
-        const e = Math.exp((att[s] as number) - max);
-        z += e;
-        num += e * (record.sign[s] as number) * (sims[c * S + s] as number);
-      }
-      logits[c] = (logits[c] as number) + (beta * num) / z;
+      logits[c] = (logits[c] as number) + clauseRead(beta, tau, base, sims, c * S, record.sign, 0, S, att);
     }
   }
   const inv = 1 / record.temperature;

@@ -1,4 +1,5 @@
 import { CONTEXT_BLOCKS, FEATURE_COUNT, hiddenScales } from './agent-config.js';
+import { clauseRead } from './clause-read.js';
 import type { DecisionBatch } from './decision-batch.js';
 import type { AgentParameters } from './parameters.js';
 
@@ -118,21 +119,7 @@ function denseRead(
     const s = simClause[e] as number;
     if (s < S) sims[s] = simValue[e] as number;
   }
-  // The null clause (logit 0, value 0) lets an action attend to nothing when no pending clause fits.
-  let max = 0;
-  for (let s = 0; s < S; s++) {
-    const v = tau * (sims[s] as number) + (base[s] as number);
-    att[s] = v;
-    if (v > max) max = v;
-  }
-  let z = Math.exp(-max);
-  let num = 0;
-  for (let s = 0; s < S; s++) {
-    const e = Math.exp((att[s] as number) - max);
-    z += e;
-    num += e * (sign[c0 + s] as number) * (sims[s] as number);
-  }
-  return (beta * num) / z;
+  return clauseRead(beta, tau, base, sims, 0, sign, c0, S, att);
 }
 
 /** Mean embedding of every distinct list the pass reads: Σ w·E[id] over its entries. */
@@ -422,33 +409,7 @@ function slotProducts(
       const row = plan.wordRow[b] as Int32Array;
       const e0 = listStart[list] as number;
       const e1 = listStart[list + 1] as number;
-      // Four outputs at a time in local sums, so the inner loop only loads.
-      let k = 0;
-      for (; k + 3 < H; k += 4) {
-        let a0 = 0;
-        let a1 = 0;
-        let a2 = 0;
-        let a3 = 0;
-        for (let e = e0; e < e1; e++) {
-          const w = listWeights[e] as number;
-          const r = (row[listIds[e] as number] as number) * H + k;
-          a0 += w * (ew[r] as number);
-          a1 += w * (ew[r + 1] as number);
-          a2 += w * (ew[r + 2] as number);
-          a3 += w * (ew[r + 3] as number);
-        }
-        out[o0 + k] = a0;
-        out[o0 + k + 1] = a1;
-        out[o0 + k + 2] = a2;
-        out[o0 + k + 3] = a3;
-      }
-      for (; k < H; k++) {
-        let a = 0;
-        for (let e = e0; e < e1; e++) {
-          a += (listWeights[e] as number) * (ew[(row[listIds[e] as number] as number) * H + k] as number);
-        }
-        out[o0 + k] = a;
-      }
+      weightedRowSums(out, o0, ew, H, listWeights, listIds, row, e0, e1);
     } else {
       const v0 = list * d;
       const b0 = b * d;
@@ -456,6 +417,51 @@ function slotProducts(
     }
   }
   return out;
+}
+
+/**
+ * out[o0 + k] = Σ_{e ∈ [e0, e1)} weights[e] · src[row(e)·H + k] for k < H, where row(e) is rowOf[ids[e]] (or
+ * ids[e] itself without `rowOf`). Four outputs at a time in local sums, so the inner loop only loads.
+ */
+function weightedRowSums(
+  out: Float64Array,
+  o0: number,
+  src: Float64Array,
+  H: number,
+  weights: Float64Array,
+  ids: Int32Array,
+  rowOf: Int32Array | undefined,
+  e0: number,
+  e1: number,
+): void {
+  let k = 0;
+  for (; k + 3 < H; k += 4) {
+    let a0 = 0;
+    let a1 = 0;
+    let a2 = 0;
+    let a3 = 0;
+    for (let e = e0; e < e1; e++) {
+      const w = weights[e] as number;
+      const id = ids[e] as number;
+      const r = (rowOf ? (rowOf[id] as number) : id) * H + k;
+      a0 += w * (src[r] as number);
+      a1 += w * (src[r + 1] as number);
+      a2 += w * (src[r + 2] as number);
+      a3 += w * (src[r + 3] as number);
+    }
+    out[o0 + k] = a0;
+    out[o0 + k + 1] = a1;
+    out[o0 + k + 2] = a2;
+    out[o0 + k + 3] = a3;
+  }
+  for (; k < H; k++) {
+    let a = 0;
+    for (let e = e0; e < e1; e++) {
+      const id = ids[e] as number;
+      a += (weights[e] as number) * (src[(rowOf ? (rowOf[id] as number) : id) * H + k] as number);
+    }
+    out[o0 + k] = a;
+  }
 }
 
 /** E[id]·W_h[block b's rows] for each of the block's words [words, H]. */
@@ -608,34 +614,17 @@ export function backwardDecisions(
     const slots = plan.occurrenceSlot[b] as Int32Array;
     const weights = plan.occurrenceWeight[b] as Float64Array;
     for (let r = 0; r < words.length; r++) {
-      const o0 = start[r] as number;
-      const o1 = start[r + 1] as number;
-      let k = 0;
-      for (; k + 3 < H; k += 4) {
-        let a0 = 0;
-        let a1 = 0;
-        let a2 = 0;
-        let a3 = 0;
-        for (let o = o0; o < o1; o++) {
-          const w = weights[o] as number;
-          const g = (slots[o] as number) * H + k;
-          a0 += w * (dSlot[g] as number);
-          a1 += w * (dSlot[g + 1] as number);
-          a2 += w * (dSlot[g + 2] as number);
-          a3 += w * (dSlot[g + 3] as number);
-        }
-        dew[r * H + k] = a0;
-        dew[r * H + k + 1] = a1;
-        dew[r * H + k + 2] = a2;
-        dew[r * H + k + 3] = a3;
-      }
-      for (; k < H; k++) {
-        let a = 0;
-        for (let o = o0; o < o1; o++) {
-          a += (weights[o] as number) * (dSlot[(slots[o] as number) * H + k] as number);
-        }
-        dew[r * H + k] = a;
-      }
+      weightedRowSums(
+        dew,
+        r * H,
+        dSlot,
+        H,
+        weights,
+        slots,
+        undefined,
+        start[r] as number,
+        start[r + 1] as number,
+      );
     }
     for (let r = 0; r < words.length; r++) {
       const e0 = (words[r] as number) * d;
