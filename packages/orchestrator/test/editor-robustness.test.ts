@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trajectory } from '@skillrl/core';
 import { createRng } from '@skillrl/core';
 import { type FakeChatRequest, type FakeOpenAIServer, startFakeOpenAI } from '@skillrl/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, evolveConfig, tempDir, writeConfig } from './support.js';
+import { evolveConfig, finish, startCli, tempDir, writeConfig } from './support.js';
 
 // An LLM editor that does not write valid SKILL.md files, against a real local OpenAI-compatible server,
 // through the built CLI as a user runs it.
@@ -16,23 +15,6 @@ function readJsonl<T>(path: string): T[] {
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as T);
-}
-
-function cli(args: string[]): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-async function finish(
-  child: ChildProcess,
-): Promise<{ code: number | null; signal: string | null; out: string }> {
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    out += String(d);
-  });
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out })));
 }
 
 const GARBAGE = 'Sure! I would keep the skill as it is and be careful.';
@@ -84,8 +66,8 @@ describe('an LLM editor that never writes a valid SKILL.md', () => {
     );
     const path = writeConfig(dir, config);
     const from = server.requests.length;
-    const r = await finish(cli(['run', path, '--json']));
-    expect(r.code, r.out).toBe(0);
+    const r = await finish(startCli(['run', path, '--json']));
+    expect(r.code, r.out + r.err).toBe(0);
     const run = join(dir, 'runs', 'editor-none');
     const summary = JSON.parse(readFileSync(join(run, 'summary.json'), 'utf8'));
     // 2 tasks × 2 generations, each 3 calls (the first and 2 retries) with two rejected replies each (K = 2;
@@ -131,7 +113,7 @@ describe('an LLM editor that never writes a valid SKILL.md', () => {
     const path = writeConfig(dir, config);
     const run = join(dir, 'runs', 'editor-resume');
     const from = server.requests.length;
-    const child = cli(['run', path, '--json']);
+    const child = startCli(['run', path, '--json']);
     const done = finish(child);
     let exited = false;
     child.on('exit', () => {
@@ -149,8 +131,8 @@ describe('an LLM editor that never writes a valid SKILL.md', () => {
 
     mode = 'fixed';
     const resumedFrom = server.requests.length;
-    const resumed = await finish(cli(['resume', run, '--json']));
-    expect(resumed.code, resumed.out).toBe(0);
+    const resumed = await finish(startCli(['resume', run, '--json']));
+    expect(resumed.code, resumed.out + resumed.err).toBe(0);
     const after = editorBodies(resumedFrom);
     // No request whose answer is on disk went out again.
     const sentAgain = after.filter((b) => stored.some((s) => requestSeed(s.seed, 1) === b.seed));

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trajectory } from '@skillrl/core';
 import { type FakeOpenAIServer, startFakeOpenAI } from '@skillrl/testkit';
@@ -6,19 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/create-cli.js';
 import { evolve } from '../src/evolve/evolve.js';
 import { internalize } from '../src/internalize/internalize.js';
-import { evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';
+import { everyFile, evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';
 
 const KEY = 'sk-test-orchestrator-0123456789';
-
-function everyFile(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const p = join(dir, entry);
-    if (statSync(p).isDirectory()) out.push(...everyFile(p));
-    else out.push(p);
-  }
-  return out;
-}
 
 let server: FakeOpenAIServer;
 

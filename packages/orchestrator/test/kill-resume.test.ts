@@ -1,10 +1,9 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Trajectory } from '@skillrl/core';
 import { createRng, readRunStream, streamFiles } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
-import { CLI, evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';
+import { evolveConfig, finish, internalizeConfig, startCli, tempDir, writeConfig } from './support.js';
 
 /** Records of a run directory's stream, in either layout: closed segments (counted by name) and the open file. */
 function lines(runDir: string, stream = 'rollouts'): number {
@@ -25,26 +24,9 @@ function lines(runDir: string, stream = 'rollouts'): number {
 
 const records = <T>(runDir: string, stream: string): T[] => [...readRunStream<T>(runDir, stream)];
 
-function cli(args: string[]): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-async function finish(
-  child: ChildProcess,
-): Promise<{ code: number | null; signal: string | null; out: string }> {
-  let out = '';
-  child.stdout?.on('data', (d) => {
-    out += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    out += String(d);
-  });
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out })));
-}
-
 /** Starts the CLI and SIGKILLs it as soon as rollouts.jsonl holds `after` records (or it exits first). */
 async function killAfter(args: string[], runDir: string, after: number): Promise<boolean> {
-  const child = cli(args);
+  const child = startCli(args);
   const done = finish(child);
   let exited = false;
   child.on('exit', () => {
@@ -96,8 +78,8 @@ function outcome(run: string) {
 async function checkKillResume(name: string, config: Record<string, unknown>, kills: number, seed: number) {
   const dir = tempDir(`kill-${name}`);
   const reference = writeConfig(dir, { ...config, name: `${name}-reference` }, 'reference.yaml');
-  const ref = await finish(cli(['run', reference, '--json']));
-  expect(ref.code, ref.out).toBe(0);
+  const ref = await finish(startCli(['run', reference, '--json']));
+  expect(ref.code, ref.out + ref.err).toBe(0);
   const refRun = join(dir, 'runs', `${name}-reference`);
   const total = lines(refRun);
   const expected = outcome(refRun);
@@ -113,8 +95,8 @@ async function checkKillResume(name: string, config: Record<string, unknown>, ki
     if (await killAfter(args, run, points[i] as number)) killed++;
   }
   expect(killed).toBeGreaterThan(0);
-  const resumed = await finish(cli(['resume', run, '--json']));
-  expect(resumed.code, resumed.out).toBe(0);
+  const resumed = await finish(startCli(['resume', run, '--json']));
+  expect(resumed.code, resumed.out + resumed.err).toBe(0);
   const got = outcome(run);
   expect(got.rollouts).toHaveLength(total);
   expect(got.rollouts).toEqual(expected.rollouts);

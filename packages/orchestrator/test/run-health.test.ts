@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -6,7 +6,17 @@ import type { RunEvent, Trajectory } from '@skillrl/core';
 import { readRunStream } from '@skillrl/core';
 import { type FakeOpenAIServer, type FaultKind, startFakeOpenAI } from '@skillrl/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';
+import {
+  CLI,
+  type CliRun,
+  everyFile,
+  evolveConfig,
+  finish,
+  internalizeConfig,
+  startCli,
+  tempDir,
+  writeConfig,
+} from './support.js';
 
 // Every fault of a misconfigured endpoint, through the built CLI as a user runs it, against the testkit's
 // fake OpenAI server: the run stops with status 3 and says why and where, keeps what it collected, and
@@ -15,28 +25,7 @@ import { CLI, evolveConfig, internalizeConfig, tempDir, writeConfig } from './su
 const KEY = 'sk-health-test-0123456789abcdef';
 const ENV = { ...process.env, SKILLRL_HEALTH_KEY: KEY };
 
-interface CliRun {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  out: string;
-  err: string;
-}
-
-function start(args: string[], cwd?: string): ChildProcess {
-  return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: ENV, cwd });
-}
-
-function finish(child: ChildProcess): Promise<CliRun> {
-  let out = '';
-  let err = '';
-  child.stdout?.on('data', (d) => {
-    out += String(d);
-  });
-  child.stderr?.on('data', (d) => {
-    err += String(d);
-  });
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out, err })));
-}
+const start = (args: string[], cwd?: string) => startCli(args, { env: ENV, cwd });
 
 const cli = (args: string[], cwd?: string) => finish(start(args, cwd));
 
@@ -53,16 +42,6 @@ function result(run: CliRun): Record<string, any> {
 
 const events = (dir: string) => [...readRunStream<RunEvent>(dir, 'events')];
 const rollouts = (dir: string) => [...readRunStream<Trajectory>(dir, 'rollouts')];
-
-function everyFile(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir)) {
-    const p = join(dir, entry);
-    if (statSync(p).isDirectory()) out.push(...everyFile(p));
-    else out.push(p);
-  }
-  return out;
-}
 
 /** A port on which nothing listens: bound, then closed. */
 async function refusedPort(): Promise<number> {

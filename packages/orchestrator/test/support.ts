@@ -1,10 +1,50 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 
 export const FIXTURES = resolve(__dirname, 'fixtures/offline-components.mjs');
 export const CLI = resolve(__dirname, '../dist/cli.js');
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  out: string;
+  err: string;
+}
+
+/** `skillrl <args>` as a child process of the built CLI, its output piped. */
+export function startCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
+): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+}
+
+/** Waits for a child's exit: its code or signal and what it wrote to stdout and stderr. */
+export function finish(child: ChildProcess): Promise<CliRun> {
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d) => {
+    out += String(d);
+  });
+  child.stderr?.on('data', (d) => {
+    err += String(d);
+  });
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out, err })));
+}
+
+/** Every file under a folder. */
+export function everyFile(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const p = join(dir, entry);
+    if (statSync(p).isDirectory()) out.push(...everyFile(p));
+    else out.push(p);
+  }
+  return out;
+}
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `skillrl-${prefix}-`));
