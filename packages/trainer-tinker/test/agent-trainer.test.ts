@@ -1,6 +1,12 @@
 import { chatTurnsOf, type Trajectory } from '@skillrl/core';
 import { collectRollouts } from '@skillrl/rollout';
-import { type FakeTinkerServer, startFakeTinker, TINY_CHAT_MODEL, tinyChatDir } from '@skillrl/testkit';
+import {
+  colorTasksAdapter,
+  type FakeTinkerServer,
+  startFakeTinker,
+  TINY_CHAT_MODEL,
+  tinyChatDir,
+} from '@skillrl/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   createTinkerAgent,
@@ -10,7 +16,6 @@ import {
   trajectoryTurns,
   turnDatum,
 } from '../src/index.js';
-import { colorAdapter } from './color-adapter.js';
 
 const servers: FakeTinkerServer[] = [];
 const agents: TinkerAgent[] = [];
@@ -36,7 +41,7 @@ async function setup(extra: Record<string, unknown> = {}) {
   return { server, agent };
 }
 
-const adapter = colorAdapter();
+const adapter = colorTasksAdapter;
 
 async function rollouts(agent: TinkerAgent, step: number, withSkill: boolean) {
   const tasks = await adapter.load({ split: 'train', limit: 6 });
