@@ -16,10 +16,14 @@ export {
   type Skill0CurriculumJSON,
   type Skill0CurriculumOptions,
 } from './skill0-curriculum.js';
-// SKILLC: smoothed validation gap → λ_k, ρ_k, monotone retirement on evidence.
+// SKILLC: smoothed validation gap → λ_k, ρ_k; monotone retirement on information (a confidence bound of
+// the recent pooled gap below τ).
+export { evidenceForBound, gapInterval, type SideCounts, wilsonInterval } from './gap-bound.js';
 export {
   createSkillcCurriculum,
+  type RetirementReach,
   restoreSkillcCurriculum,
+  retirementReach,
   type SkillcCurriculum,
   type SkillcCurriculumJSON,
   type SkillcCurriculumOptions,

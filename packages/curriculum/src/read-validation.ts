@@ -5,6 +5,9 @@ import { InvalidArgumentError } from '@skillrl/core';
 export interface FamilyReading {
   /** Δ_val = SR_with − SR_without. Meaningful only when `measured`. */
   gap: number;
+  /** SR_with and SR_without: success rates in [0, 1]. */
+  withSkill: number;
+  withoutSkill: number;
   withSkillEpisodes: number;
   withoutSkillEpisodes: number;
   /** Both sides ran at least one episode; otherwise the gap is a placeholder and the reading no evidence. */
@@ -88,6 +91,8 @@ export function readFamilyValidation(
   }
   return {
     gap: withSkill - withoutSkill,
+    withSkill,
+    withoutSkill,
     withSkillEpisodes,
     withoutSkillEpisodes,
     measured: withSkillEpisodes > 0 && withoutSkillEpisodes > 0,

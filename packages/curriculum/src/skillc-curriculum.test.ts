@@ -3,7 +3,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { attributionRatio } from './attribution-ratio.js';
 import { restoreCurriculum } from './restore-curriculum.js';
-import { createSkillcCurriculum, type SkillcCurriculumJSON } from './skillc-curriculum.js';
+import {
+  createSkillcCurriculum,
+  type SkillcCurriculum,
+  type SkillcCurriculumJSON,
+} from './skillc-curriculum.js';
 
 /** [withSkill, withoutSkill, withSkillEpisodes = 8, withoutSkillEpisodes = 8] per family. */
 type Entry = [number, number, number?, number?];
@@ -44,78 +48,135 @@ describe('SKILLC curriculum', () => {
     expect(s.lambda.pick).toBeCloseTo(0.08, 12);
     expect(s.rho.pick).toBeCloseTo(0.125 + 0.375 * 0.08, 12);
     // Step 10. heat: Δ = 0.2 → Δ̄ = 0.9·0.4 + 0.1·0.2 = 0.38 → ratio 0.95 → λ = 0.95, ρ = 0.48125.
-    // pick: Δ = 0 → Δ̄ = 0.009 < τ, second validation, 16 episodes per side ≥ minEvidence → retired.
+    // pick: Δ = 0 → Δ̄ = 0.009: the old rule (Δ̄ < τ after 16 episodes a side) retired it here; two
+    // validations of 8 a side are not the 36 the retirement bound needs, so it stays.
     s = c.observe(v(10, { heat: [0.8, 0.6], pick: [0.5, 0.5] }));
     expect(c.smoothedGaps().heat).toBeCloseTo(0.38, 12);
     expect(s.lambda.heat).toBeCloseTo(0.95, 12);
     expect(s.rho.heat).toBeCloseTo(0.48125, 12);
-    expect(s.retired).toEqual(['pick']);
-    expect(s.lambda.pick).toBe(0);
-    expect(s.rho.pick).toBe(0);
+    expect(s.retired).toEqual([]);
+    expect(c.smoothedGaps().pick).toBeCloseTo(0.009, 12);
+    expect(s.lambda.pick).toBeCloseTo(0.009 / 0.125, 12);
     // Δ = −0.2 → Δ̄ = 0.9·0.38 − 0.02 = 0.322 → ratio 0.805 → ρ = 0.125 + 0.375·0.805 = 0.426875.
-    // Retired for good: a large gap later does not bring pick back.
     s = c.observe(v(20, { heat: [0.7, 0.9], pick: [1, 0] }));
     expect(s.lambda.heat).toBeCloseTo(0.805, 12);
     expect(s.rho.heat).toBeCloseTo(0.426875, 12);
-    expect(s.retired).toEqual(['pick']);
-    expect(c.retirements()).toEqual([{ family: 'pick', step: 10 }]);
-    expect(c.evidence()).toEqual({
-      heat: { validations: 3, withSkillEpisodes: 24, withoutSkillEpisodes: 24 },
-      pick: { validations: 2, withSkillEpisodes: 16, withoutSkillEpisodes: 16 },
+    expect(s.retired).toEqual([]);
+    expect(c.evidence().heat).toMatchObject({
+      validations: 3,
+      withSkillEpisodes: 24,
+      withoutSkillEpisodes: 24,
+    });
+    // heat's pool: 0.8·8 + 0.8·8 + 0.7·8 → 6 + 6 + 6 (rounded counts) = 18/24 with, 3 + 5 + 7 = 15/24 without.
+    expect(c.evidence().heat?.pool).toMatchObject({
+      validations: 3,
+      withSkill: { successes: 18, episodes: 24 },
+      withoutSkill: { successes: 15, episodes: 24 },
     });
   });
 
-  it('retires on evidence only: 0/8 vs 0/8 twice, per-side minimum, a side that ran nothing (golden)', () => {
-    const zero: Entry = [0, 0, 8, 8];
-    // The demo's case: 0/8 vs 0/8 says nothing on its own. First validation: kept, λ = 0 / 0.125 = 0.
+  it('retires on information: a truly closed gap at 8 a side in 6 validations, never on all-fail ones (golden)', () => {
+    // Defaults: τ = 0.15, z = 1.2816, minEvidence = 36 per side, minSkillSuccesses = 4, confirmations 2.
     const c = createSkillcCurriculum({ families: ['pick'] });
-    let s = c.observe(v(0, { pick: zero }));
-    expect(s).toMatchObject({ active: ['pick'], lambda: { pick: 0 }, rho: { pick: 0.125 } });
-    // Second: 16 per side = minEvidence, gap still 0 < τ → retired at step 10.
-    s = c.observe(v(10, { pick: zero }));
-    expect(s.retired).toEqual(['pick']);
-    expect(c.retirements()).toEqual([{ family: 'pick', step: 10 }]);
+    expect((c.toJSON() as SkillcCurriculumJSON).options).toMatchObject({
+      tau: 0.15,
+      boundZ: 1.2816,
+      minEvidence: 36,
+      minSkillSuccesses: 4,
+      confirmations: 2,
+    });
+    // 4/8 vs 4/8 each time (the widest case, p = ½). Validations 1–4 pool at most 32 a side (< 36); the
+    // fifth pools 20/40 vs 20/40: Wilson at z = 1.2816 gives 0.5 ± 0.0993, Newcombe's upper bound
+    // √2 · 0.0993 = 0.1404 < 0.15, a first pass; the sixth passes again → retired at step 50.
+    const active = [0, 10, 20, 30, 40, 50].map((t) => c.observe(v(t, { pick: [0.5, 0.5] })).active.length);
+    expect(active).toEqual([1, 1, 1, 1, 1, 0]);
+    expect(c.retirements()).toEqual([{ family: 'pick', step: 50 }]);
+    expect(c.evidence().pick?.pool?.upper).toBeCloseTo(0.1404, 4);
 
-    // minEvidence 24: 16 per side at step 10 is not enough; 24 at step 20 is.
-    const strict = createSkillcCurriculum({ families: ['pick'], minEvidence: 24 });
-    expect(strict.observe(v(0, { pick: zero })).active).toEqual(['pick']);
-    expect(strict.observe(v(10, { pick: zero })).active).toEqual(['pick']);
-    expect(strict.observe(v(20, { pick: zero })).retired).toEqual(['pick']);
+    // The demo's case: 0/8 vs 0/8 says nothing — the interval is narrow around 0, but no with-skill
+    // success was seen. Never retired, however many (the old rule retired it at step 10).
+    const zero = createSkillcCurriculum({ families: ['pick'] });
+    for (let t = 0; t <= 360; t += 10) expect(zero.observe(v(t, { pick: [0, 0] })).active).toEqual(['pick']);
+    expect(zero.evidence().pick?.pool).toMatchObject({ validations: 5, gap: 0 });
+    expect(zero.evidence().pick?.pool?.upper).toBeLessThan(0.15);
 
-    // 4 episodes per side per validation: 16 per side first holds at the fourth validation (step 30).
+    // Pick2's start: its skill helps to 1/8 and the policy alone to 0/8. 5/40 with-skill successes, but
+    // the bound (0.125 + 0.08 = 0.21) is above τ: the skill still adds something, kept.
+    const pick2 = createSkillcCurriculum({ families: ['pick2'] });
+    for (let t = 0; t <= 100; t += 10) pick2.observe(v(t, { pick2: [0.125, 0] }));
+    expect(pick2.state().active).toEqual(['pick2']);
+    expect(pick2.evidence().pick2?.pool?.upper).toBeGreaterThan(0.15);
+
+    // 3 with-skill successes in the pool are fewer than minSkillSuccesses 4: kept, although the bound of
+    // 3/40 vs 3/40 (≈ 0.09) is below τ. With minSkillSuccesses 1 it retires at the sixth validation.
+    const rare = (min?: number) => {
+      const r = createSkillcCurriculum({ families: ['k'], ...(min ? { minSkillSuccesses: min } : {}) });
+      const counts = [1, 0, 1, 0, 1, 0];
+      return counts.map((k, i) => r.observe(v(10 * i, { k: [k / 8, k / 8] })).active.length);
+    };
+    expect(rare()).toEqual([1, 1, 1, 1, 1, 1]);
+    expect(rare(1)).toEqual([1, 1, 1, 1, 1, 0]);
+
+    // The bound pools the latest validations only: a large gap long ago is forgotten once 36 a side of
+    // newer evidence exist. 8/8 vs 0/8 four times, then 6/8 vs 6/8: at step 80 the pool is the last five
+    // (a first pass), at step 90 again → retired.
+    const closing = createSkillcCurriculum({ families: ['heat'] });
+    const seen = [];
+    for (let t = 0; t <= 90; t += 10) {
+      seen.push(closing.observe(v(t, { heat: t < 40 ? [1, 0] : [0.75, 0.75] })).active.length);
+    }
+    expect(seen).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
+    expect(closing.retirements()).toEqual([{ family: 'heat', step: 90 }]);
+
+    // 4 episodes a side per validation: 36 a side first holds at the ninth validation, the second pass
+    // at the tenth (step 90).
     const small = createSkillcCurriculum({ families: ['pick'] });
-    const steps = [0, 10, 20, 30].map((t) => small.observe(v(t, { pick: [0, 0, 4, 4] })).active.length);
-    expect(steps).toEqual([1, 1, 1, 0]);
+    const steps = Array.from({ length: 10 }, (_, i) => small.observe(v(10 * i, { pick: [0.5, 0.5, 4, 4] })));
+    expect(steps.map((x) => x.active.length)).toEqual([1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
 
-    // Per side: 30 with-skill but 12 skill-free episodes is not enough on the skill-free side.
+    // Per side: 40 with-skill but 20 skill-free episodes is not enough on the skill-free side.
     const lopsided = createSkillcCurriculum({ families: ['pick'] });
-    lopsided.observe(v(0, { pick: [0, 0, 15, 6] }));
-    expect(lopsided.observe(v(10, { pick: [0, 0, 15, 6] })).active).toEqual(['pick']);
-    expect(lopsided.observe(v(20, { pick: [0, 0, 15, 6] })).retired).toEqual(['pick']);
+    for (const t of [0, 10, 20, 30, 40, 50]) lopsided.observe(v(t, { pick: [0.5, 0.5, 8, 4] }));
+    expect(lopsided.state().active).toEqual(['pick']);
 
     // A family without a skill ran no with-skill episode: withSkill is a placeholder, so it is no
     // evidence at all — no smoothing, no count, no retirement, however many validations.
     const noSkill = createSkillcCurriculum({ families: ['look'] });
-    for (const t of [0, 10, 20, 30]) noSkill.observe(v(t, { look: [0.5, 0.5, 0, 8] }));
+    for (const t of [0, 10, 20, 30, 40, 50]) noSkill.observe(v(t, { look: [0.5, 0.5, 0, 8] }));
     expect(noSkill.smoothedGaps()).toEqual({ look: null });
     expect(noSkill.evidence().look).toEqual({
       validations: 0,
       withSkillEpisodes: 0,
       withoutSkillEpisodes: 0,
+      pool: null,
     });
     expect(noSkill.state()).toMatchObject({ active: ['look'], lambda: { look: 1 }, rho: { look: 0.25 } });
   });
 
-  it('retires a type once its smoothed gap falls below τ', () => {
-    // Binary-exact numbers, so the boundary case Δ̄ = τ is tested exactly.
-    const c = createSkillcCurriculum({ families: ['cool'], alpha: 0.5, tau: 0.125 });
-    c.observe(v(0, { cool: [0.75, 0.25] })); // Δ̄ = 0.5
-    c.observe(v(10, { cool: [0.5, 0.5] })); // Δ̄ = 0.25
-    expect(c.state().active).toEqual(['cool']);
-    c.observe(v(20, { cool: [0.5, 0.5] })); // Δ̄ = 0.125, not < τ
-    expect(c.state().active).toEqual(['cool']);
-    c.observe(v(30, { cool: [0.5, 0.5] })); // Δ̄ = 0.0625 < τ
-    expect(c.state()).toMatchObject({ active: [], retired: ['cool'], rho: { cool: 0 }, lambda: { cool: 0 } });
+  it('retires once the upper bound is below τ, not at it; τ and boundZ set how sure', () => {
+    // 8/8 vs 8/8: Wilson's lower end at n = 40, z = 1 is 40/41, so the bound is 1/41 = 0.02439….
+    const at = (tau: number) => {
+      const c = createSkillcCurriculum({
+        families: ['cool'],
+        tau,
+        boundZ: 1,
+        minEvidence: 40,
+        confirmations: 1,
+      });
+      for (const t of [0, 10, 20, 30, 40]) c.observe(v(t, { cool: [1, 1] }));
+      return c.state().active;
+    };
+    expect(at(1 / 41)).toEqual(['cool']);
+    expect(at(1 / 41 + 1e-9)).toEqual([]);
+    // A stricter z widens the bound: at z = 3 the fifth validation of 4/8 vs 4/8 does not retire.
+    const strict = createSkillcCurriculum({
+      families: ['cool'],
+      boundZ: 3,
+      minEvidence: 40,
+      confirmations: 1,
+    });
+    for (const t of [0, 10, 20, 30, 40]) strict.observe(v(t, { cool: [0.5, 0.5] }));
+    expect(strict.state().active).toEqual(['cool']);
   });
 
   it('measures a first gap below gapFloor against the floor: λ and ρ move smoothly (golden)', () => {
@@ -145,72 +206,127 @@ describe('SKILLC curriculum', () => {
     const fixed = createSkillcCurriculum({ families: ['heat'], fixedRho: 0.5, rhoMax: 0.9 });
     fixed.observe(v(0, { heat: [0.8, 0.4] }));
     expect(fixed.observe(v(10, { heat: [0.5, 0.5] })).rho.heat).toBe(0.5);
-    // Fixed ρ still retires on evidence.
-    const fixedZero = createSkillcCurriculum({ families: ['heat'], fixedRho: 0.5 });
-    fixedZero.observe(v(0, { heat: [0, 0] }));
-    expect(fixedZero.observe(v(10, { heat: [0, 0] })).retired).toEqual(['heat']);
+    // Fixed ρ still retires on the same evidence (6 validations of 4/8 vs 4/8, as above).
+    const fixedClosed = createSkillcCurriculum({ families: ['heat'], fixedRho: 0.5 });
+    for (const t of [0, 10, 20, 30, 40]) fixedClosed.observe(v(t, { heat: [0.5, 0.5] }));
+    expect(fixedClosed.observe(v(50, { heat: [0.5, 0.5] })).retired).toEqual(['heat']);
     const noPrune = createSkillcCurriculum({ families: ['heat'], prune: false });
     for (const t of [0, 10, 20, 30])
       expect(noPrune.observe(v(t, { heat: [0.1, 0.9] })).active).toEqual(['heat']);
   });
 
-  it('retires a near-zero gap at the first validation with the evidence, never without it (property)', () => {
+  it('never retires on all-fail validations, however many, with any options (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(
-          fc.record({
-            base: fc.double({ min: 0.05, max: 0.9, noNaN: true }),
-            delta: fc.double({ min: -0.01, max: 0.01, noNaN: true }),
-            nw: count,
-            nwo: count,
-          }),
-          { minLength: 1, maxLength: 20 },
-        ),
+        fc.array(fc.tuple(count, count), { minLength: 1, maxLength: 60 }),
         fc.integer({ min: 0, max: 40 }),
+        fc.double({ min: 0.001, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 4, noNaN: true }),
         fc.double({ min: 0, max: 0.99, noNaN: true }),
-        (rounds, minEvidence, alpha) => {
-          // |Δ̄| ≤ 0.01 < τ = 0.02 throughout: only the evidence rule decides.
-          const c = createSkillcCurriculum({ families: ['k'], minEvidence, alpha });
-          let measured = 0;
-          let withN = 0;
-          let withoutN = 0;
-          let expected: number | null = null;
-          rounds.forEach((r, i) => {
-            if (r.nw > 0 && r.nwo > 0) {
-              measured++;
-              withN += r.nw;
-              withoutN += r.nwo;
-              if (expected === null && measured >= 2 && withN >= minEvidence && withoutN >= minEvidence)
-                expected = i;
-            }
-            const s = c.observe(v(10 * i, { k: [r.base + r.delta, r.base, r.nw, r.nwo] }));
-            expect(s.retired).toEqual(expected !== null && i >= expected ? ['k'] : []);
-          });
-          expect(c.retirements()).toEqual(expected === null ? [] : [{ family: 'k', step: 10 * expected }]);
+        (counts, minEvidence, tau, boundZ, alpha) => {
+          const c = createSkillcCurriculum({ families: ['k'], minEvidence, tau, boundZ, alpha });
+          for (const [i, [nw, nwo]] of counts.entries()) {
+            expect(c.observe(v(10 * i, { k: [0, 0, nw, nwo] })).retired).toEqual([]);
+          }
         },
       ),
       { numRuns: 300 },
     );
   });
 
-  it('never retires with fewer than minEvidence episodes on a side (property)', () => {
+  it('never retires on one validation, nor on less pooled evidence than minEvidence a side (property)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(count, count), { minLength: 1, maxLength: 20 }),
-        fc.integer({ min: 1, max: 300 }),
-        fc.boolean(),
-        (counts, extra, short) => {
-          const side = (i: 0 | 1) => counts.reduce((a, c) => a + c[i], 0);
-          // minEvidence just above what one side (or both) will ever reach.
-          const minEvidence = (short ? Math.min(side(0), side(1)) : Math.max(side(0), side(1))) + extra;
-          const c = createSkillcCurriculum({ families: ['k'], minEvidence });
-          for (const [i, [nw, nwo]] of counts.entries()) {
-            expect(c.observe(v(i, { k: [0, 0, nw, nwo] })).retired).toEqual([]);
+        fc.tuple(rate, rate, count, count),
+        fc.array(fc.tuple(rate, rate, count, count), { maxLength: 12 }),
+        fc.integer({ min: 0, max: 60 }),
+        fc.double({ min: 0.001, max: 1, noNaN: true }),
+        (first, more, minEvidence, tau) => {
+          // Even with the loosest rule (any bound, one success), one validation never retires.
+          const loose = {
+            families: ['k'],
+            minEvidence,
+            tau,
+            boundZ: 0,
+            minSkillSuccesses: 1,
+            confirmations: 1,
+          };
+          const once = createSkillcCurriculum(loose);
+          expect(once.observe(v(0, { k: first })).retired).toEqual([]);
+          // With the defaults, a type retires only once its pool holds minEvidence episodes on each side.
+          const c = createSkillcCurriculum({ families: ['k'] });
+          for (const [i, r] of [first, ...more].entries()) {
+            const s = c.observe(v(10 * i, { k: r }));
+            const pool = c.evidence().k?.pool;
+            if (s.retired!.length > 0 && c.retirements()[0]?.step === 10 * i) {
+              expect(pool!.withSkill.episodes).toBeGreaterThanOrEqual(36);
+              expect(pool!.withoutSkill.episodes).toBeGreaterThanOrEqual(36);
+              expect(pool!.withSkill.successes).toBeGreaterThanOrEqual(4);
+              expect(pool!.upper).toBeLessThan(0.15);
+              expect(pool!.validations).toBeGreaterThanOrEqual(2);
+            }
           }
         },
       ),
-      { numRuns: 200 },
+      { numRuns: 300 },
     );
+  });
+
+  it('always retires a truly closed gap by the sixth validation at the bench size, 8 a side (property)', () => {
+    fc.assert(
+      fc.property(
+        // Equal counts on both sides (the gap is exactly 0), at least one success each time.
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 6, maxLength: 6 }),
+        fc.double({ min: 0, max: 0.99, noNaN: true }),
+        fc.option(fc.double({ min: -1, max: 1, noNaN: true }), { nil: undefined }),
+        (successes, alpha, optimisticStart) => {
+          const c = createSkillcCurriculum({
+            families: ['k'],
+            alpha,
+            ...(optimisticStart === undefined ? {} : { optimisticStart }),
+          });
+          const active = successes.map((k, i) => c.observe(v(10 * i, { k: [k / 8, k / 8] })).active.length);
+          expect(active).toEqual([1, 1, 1, 1, 1, 0]);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('retires by sampling noise as the interval says: closed gaps soon, open gaps almost never (seeded)', () => {
+    // Binomial draws, seeded: each validation draws 8 episodes a side at the true success rates.
+    let state = 12345;
+    const uniform = () => {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return state / 2 ** 32;
+    };
+    const draw = (p: number) => Array.from({ length: 8 }, () => uniform() < p).filter(Boolean).length;
+    const retiredBy = (p1: number, p0: number, validations: number, runs: number) => {
+      let retired = 0;
+      for (let r = 0; r < runs; r++) {
+        const c = createSkillcCurriculum({ families: ['k'] });
+        for (let i = 0; i < validations; i++) c.observe(v(10 * i, { k: [draw(p1) / 8, draw(p0) / 8] }));
+        if ((c.state().retired?.length ?? 0) > 0) retired++;
+      }
+      return retired / runs;
+    };
+    const rates = {
+      closedHalf: retiredBy(0.5, 0.5, 10, 400),
+      closedHalfLater: retiredBy(0.5, 0.5, 16, 400),
+      closedHigh: retiredBy(0.9, 0.9, 10, 400),
+      open30: retiredBy(0.6, 0.3, 36, 400),
+      pick2: retiredBy(0.06, 0, 36, 400),
+    };
+    // A closed gap at p = ½ (the widest case) retires within 10 validations in most runs, within 16 in
+    // nearly all …
+    expect(rates.closedHalf).toBeGreaterThan(0.65);
+    expect(rates.closedHalfLater).toBeGreaterThan(0.85);
+    // … a closed gap at p = 0.9 likewise …
+    expect(rates.closedHigh).toBeGreaterThan(0.75);
+    // … a skill that still adds 30 points (0.6 vs 0.3) rarely, in 36 validations (360 steps) …
+    expect(rates.open30).toBeLessThan(0.08);
+    // … and pick2 at its start (6 % with the skill, 0 % without) never: too few with-skill successes.
+    expect(rates.pick2).toBeLessThan(0.02);
   });
 
   it('never brings a retired type back, and keeps λ and ρ in range (property)', () => {
@@ -317,7 +433,12 @@ describe('SKILLC curriculum', () => {
         fc.integer({ min: 1, max: 10 }),
         (rounds, cut) => {
           const k = Math.min(cut, rounds.length - 1);
-          const original = createSkillcCurriculum({ families: ['x'], tau: 0.05, minEvidence: 10 });
+          const original = createSkillcCurriculum({
+            families: ['x'],
+            tau: 0.3,
+            minEvidence: 10,
+            minSkillSuccesses: 1,
+          });
           for (const [i, r] of rounds.slice(0, k).entries()) original.observe(v(i, { x: r }));
           const json = JSON.parse(JSON.stringify(original.toJSON())) as SkillcCurriculumJSON;
           const restored = restoreCurriculum(json);
@@ -355,17 +476,24 @@ describe('SKILLC curriculum', () => {
         pick: { smoothed: 0, first: 0, retired: true, retiredAt: 10, validations: 1 },
       },
     } as unknown as SkillcCurriculumJSON;
-    const c = restoreCurriculum(old);
+    const c = restoreCurriculum(old) as SkillcCurriculum;
     expect(c.state().retired).toEqual(['pick']); // retired stays retired
     const json = c.toJSON() as SkillcCurriculumJSON;
-    expect(json.options).toMatchObject({ minEvidence: 16, gapFloor: 0.125 });
-    expect(json.families.heat).toMatchObject({ withSkillEpisodes: 0, withoutSkillEpisodes: 0 });
-    // heat needs 16 fresh episodes per side: 8 at step 20 is not enough, 16 at step 30 is.
+    // Its stored τ is kept; what it lacks takes the defaults, minEvidence derived from that τ and z.
+    expect(json.options).toMatchObject({ tau: 0.02, gapFloor: 0.125, boundZ: 1.2816, minSkillSuccesses: 4 });
+    expect(json.options.minEvidence).toBeGreaterThan(1000);
+    expect(json.families.heat).toMatchObject({ withSkillEpisodes: 0, withoutSkillEpisodes: 0, recent: [] });
     expect(c.observe(v(20, { heat: [0.5, 0.5] })).active).toEqual(['heat']);
-    expect(c.observe(v(30, { heat: [0.5, 0.5] })).retired).toEqual(['heat', 'pick']);
+    expect(c.evidence().heat?.pool).toMatchObject({
+      validations: 1,
+      withSkill: { successes: 4, episodes: 8 },
+    });
     const bad = JSON.parse(JSON.stringify(json)) as SkillcCurriculumJSON;
     (bad.families.heat as { withSkillEpisodes: number }).withSkillEpisodes = -2;
     expect(() => restoreCurriculum(bad)).toThrow(/families\.heat\.withSkillEpisodes/);
+    const badPool = JSON.parse(JSON.stringify(c.toJSON())) as SkillcCurriculumJSON;
+    (badPool.families.heat as { recent: unknown }).recent = [[5, 4, 0, 8]];
+    expect(() => restoreCurriculum(badPool)).toThrow(/families\.heat\.recent/);
   });
 
   it('rejects bad options and bad validations, naming the field and the fix', () => {
@@ -382,6 +510,10 @@ describe('SKILLC curriculum', () => {
       /options\.minEvidence/,
     );
     expect(() => createSkillcCurriculum({ families: ['a'], gapFloor: 0 })).toThrow(/options\.gapFloor/);
+    expect(() => createSkillcCurriculum({ families: ['a'], minSkillSuccesses: 0 })).toThrow(
+      /options\.minSkillSuccesses.*0\/n vs 0\/n/,
+    );
+    expect(() => createSkillcCurriculum({ families: ['a'], boundZ: -1 })).toThrow(/options\.boundZ/);
     const c = createSkillcCurriculum({ families: ['a'] });
     expect(() => c.observe(v(0, { a: [1.2, 0] }))).toThrow(/validation\.families\.a/);
 
@@ -404,7 +536,12 @@ describe('SKILLC curriculum', () => {
     expect(() => c.observe(mismatched)).toThrow(/validation\.families\.a\.episodes.*= 16, got 8/);
     expect(() => c.observe({ step: -1, families: {} })).toThrow(/Invalid validation:/);
     // Nothing above changed the state.
-    expect(c.evidence().a).toEqual({ validations: 0, withSkillEpisodes: 0, withoutSkillEpisodes: 0 });
+    expect(c.evidence().a).toEqual({
+      validations: 0,
+      withSkillEpisodes: 0,
+      withoutSkillEpisodes: 0,
+      pool: null,
+    });
     expect(c.smoothedGaps().a).toBeNull();
 
     c.observe(v(10, { a: [1, 0] }));

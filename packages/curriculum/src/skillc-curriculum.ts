@@ -2,6 +2,7 @@ import type { CurriculumController, CurriculumState, JsonValue, ValidationResult
 import { InvalidArgumentError } from '@skillrl/core';
 import { attributionRatio } from './attribution-ratio.js';
 import { checkFamilies, checkNumber } from './check-options.js';
+import { evidenceForBound, gapInterval } from './gap-bound.js';
 import { checkValidationShape, type FamilyReading, readFamilyValidation } from './read-validation.js';
 
 /**
@@ -9,6 +10,15 @@ import { checkValidationShape, type FamilyReading, readFamilyValidation } from '
  * skill type, started from the first measurement, taken before training) are the paper's; the schedules,
  * the evidence rule and the defaults of ρ_min, ρ_max, τ, minEvidence and gapFloor (no published values) are
  * ours.
+ *
+ * Retirement is on information (PAPERS.md): a type retires for good once the upper confidence bound of its
+ * recent pooled gap (Newcombe's interval for a difference of two proportions over the latest validations,
+ * pooled until each side holds `minEvidence` episodes) is below τ, with at least `minSkillSuccesses`
+ * with-skill successes in that pool, and never on the first validation. An all-fail validation, however
+ * many, never retires a type; a type whose gap has truly closed retires within ⌈minEvidence / n⌉
+ * validations of n episodes per side (5 at the bench's 8 per side with the defaults). The smoothed Δ̄_t
+ * drives λ_k and ρ_k only: with α = 0.9 it needs about 24 validations to fall below a small τ, which is why
+ * it no longer decides retirement.
  *
  * The loop validates at step 0, before any update (`validationDue(0)` is true), and passes that validation
  * to `observe({ step: 0, ... })`: it is Δ̄_first, the untrained policy's gap. Then every d steps.
@@ -22,15 +32,39 @@ export interface SkillcCurriculumOptions {
   alpha?: number;
   /** Validate every d training steps. Default 10. */
   d?: number;
-  /** Retire a type for good once Δ̄_t(k) < τ (and the evidence rule holds). Default 0.02 (ours). */
+  /**
+   * Retire a type for good once the upper confidence bound of its recent pooled gap is below τ: the evidence
+   * says the skill adds less than τ to the success rate. Default 0.15 (ours: at the bench's validation of
+   * 8 episodes per side a 0.02 bound would need ~3000 episodes per side; 0.15 is reached by a truly closed
+   * gap at any success rate within 5 validations).
+   */
   tau?: number;
   /**
-   * Evidence before retirement: a type retires only once the validations it was measured in add up to at
-   * least this many episodes on EACH side (with and without the skill), and never on its first one.
-   * A 0/8 vs 0/8 validation says nothing; pick and pick2 once retired at step 10 on exactly that.
-   * Default 16 (ours: two validations of 8 episodes per side). 0 leaves only the "not the first" rule.
+   * The normal quantile of the one-sided upper bound. Default 1.2816 (a one-sided 90 % bound); 1.645 is
+   * 95 %.
+   */
+  boundZ?: number;
+  /**
+   * Episodes per side the retirement bound pools: the most recent validations are pooled until EACH side
+   * (with and without the skill) holds at least this many episodes; until then the type cannot retire.
+   * Default: derived from τ and boundZ (`evidenceForBound`): the fewest episodes per side at which a gap of
+   * exactly 0 at a success rate of ½ has its bound below τ (36 with the defaults). A validation of n
+   * episodes per side reaches it in ⌈minEvidence / n⌉ validations.
    */
   minEvidence?: number;
+  /**
+   * With-skill successes the pooled validations must hold before a type can retire: a skill never seen to
+   * work has not been shown unnecessary, and 0/n vs 0/n (a narrow interval around 0) says nothing.
+   * Default 4 (ours: at 8 episodes per side and 5 pooled validations, a with-skill success rate of at least
+   * 10 %; pick2, which its skill helps to about 6 % at the start, keeps its skill until it works).
+   */
+  minSkillSuccesses?: number;
+  /**
+   * Consecutive validations whose pool must meet the rule before a type retires. The rule is checked at
+   * every validation on overlapping pools, so a single pass is a multiple test; asking for two passes in a
+   * row cuts the chance that noise retires a skill that still helps. Default 2 (ours).
+   */
+  confirmations?: number;
   /**
    * Floor of the reference gap in r = clip(Δ̄_t / max(Δ̄_first, gapFloor), 0, 1), > 0. Keeps λ_k and ρ_k
    * continuous in Δ̄_t and Δ̄_first, also when Δ̄_first ≤ 0. Default 0.125 (ours): one episode in a validation
@@ -71,13 +105,32 @@ interface FamilyState {
   withSkillEpisodes: number;
   /** Skill-free episodes summed over those validations. */
   withoutSkillEpisodes: number;
+  /**
+   * The latest measured validations, oldest first, as [with-skill successes, with-skill episodes,
+   * skill-free successes, skill-free episodes]: what the retirement bound pools. Trimmed to what it needs.
+   */
+  recent: [number, number, number, number][];
+  /** Consecutive validations, up to the latest, whose pool met the retirement rule. */
+  passes: number;
 }
 
-/** What a type's smoothed gap rests on. */
+/** What a type's gap and its retirement rest on. */
 export interface SkillcEvidence {
   validations: number;
   withSkillEpisodes: number;
   withoutSkillEpisodes: number;
+  /**
+   * The retirement pool (the latest validations up to `minEvidence` per side) and Newcombe's interval of
+   * its gap at `boundZ`; null before the first measured validation.
+   */
+  pool: {
+    validations: number;
+    withSkill: { successes: number; episodes: number };
+    withoutSkill: { successes: number; episodes: number };
+    gap: number;
+    lower: number;
+    upper: number;
+  } | null;
 }
 
 export interface SkillcCurriculumJSON {
@@ -119,11 +172,28 @@ function resolveOptions(options: SkillcCurriculumOptions): SkillcCurriculumJSON[
   const d = options.d ?? 10;
   if (!Number.isInteger(d) || d < 1)
     throw new InvalidArgumentError('options.d', `expected an integer >= 1, got ${d}`);
-  const minEvidence = options.minEvidence ?? 16;
+  const tau = checkNumber('tau', options.tau ?? 0.15, -1, 1);
+  const boundZ = checkNumber('boundZ', options.boundZ ?? 1.2816, 0, 10);
+  const derived = evidenceForBound(tau, boundZ);
+  const minEvidence = options.minEvidence ?? (Number.isFinite(derived) ? derived : 0);
   if (!Number.isInteger(minEvidence) || minEvidence < 0) {
     throw new InvalidArgumentError(
       'options.minEvidence',
-      `expected an integer >= 0 (validation episodes per side), got ${String(minEvidence)}`,
+      `expected an integer >= 0 (validation episodes per side the retirement bound pools), got ${String(minEvidence)}`,
+    );
+  }
+  const minSkillSuccesses = options.minSkillSuccesses ?? 4;
+  if (!Number.isInteger(minSkillSuccesses) || minSkillSuccesses < 1) {
+    throw new InvalidArgumentError(
+      'options.minSkillSuccesses',
+      `expected an integer >= 1 (with-skill successes in the retirement pool; 0/n vs 0/n says nothing), got ${String(minSkillSuccesses)}`,
+    );
+  }
+  const confirmations = options.confirmations ?? 2;
+  if (!Number.isInteger(confirmations) || confirmations < 1) {
+    throw new InvalidArgumentError(
+      'options.confirmations',
+      `expected an integer >= 1 (consecutive validations meeting the retirement rule), got ${String(confirmations)}`,
     );
   }
   const gapFloor = options.gapFloor ?? 0.125;
@@ -138,7 +208,10 @@ function resolveOptions(options: SkillcCurriculumOptions): SkillcCurriculumJSON[
     lambda: checkNumber('lambda', options.lambda ?? 1, 0, Number.MAX_VALUE),
     alpha: checkNumber('alpha', options.alpha ?? 0.9, 0, 1),
     d,
-    tau: checkNumber('tau', options.tau ?? 0.02, -1, 1),
+    tau,
+    boundZ,
+    minSkillSuccesses,
+    confirmations,
     rhoMin,
     rhoMax,
     fixedRho: options.fixedRho === undefined ? null : checkNumber('fixedRho', options.fixedRho, 0, 1),
@@ -162,11 +235,23 @@ function build(
 
   const ratio = (f: FamilyState): number => attributionRatio(f.smoothed, f.first, opts.gapFloor);
 
-  // Evidence rule: never on the first measured validation, and only with minEvidence episodes per side.
-  const hasEvidence = (f: FamilyState): boolean =>
-    f.validations >= 2 &&
-    f.withSkillEpisodes >= opts.minEvidence &&
-    f.withoutSkillEpisodes >= opts.minEvidence;
+  const pool = (f: FamilyState): SkillcEvidence['pool'] =>
+    poolRecent(f.recent, opts.minEvidence, opts.boundZ);
+
+  // Retirement on information: never on the first measured validation; only once the pool holds
+  // minEvidence episodes per side and minSkillSuccesses with-skill successes; and only when the upper
+  // bound of the pooled gap is below τ.
+  const shouldRetire = (f: FamilyState): boolean => {
+    const p = pool(f);
+    return (
+      p !== null &&
+      p.validations >= 2 &&
+      p.withSkill.episodes >= opts.minEvidence &&
+      p.withoutSkill.episodes >= opts.minEvidence &&
+      p.withSkill.successes >= opts.minSkillSuccesses &&
+      p.upper < opts.tau
+    );
+  };
 
   const snapshot = (): CurriculumState => {
     const lambda: Record<string, number> = {};
@@ -227,7 +312,15 @@ function build(
         f.validations++;
         f.withSkillEpisodes += reading.withSkillEpisodes;
         f.withoutSkillEpisodes += reading.withoutSkillEpisodes;
-        if (opts.prune && f.smoothed < opts.tau && hasEvidence(f)) {
+        f.recent.push([
+          Math.round(reading.withSkill * reading.withSkillEpisodes),
+          reading.withSkillEpisodes,
+          Math.round(reading.withoutSkill * reading.withoutSkillEpisodes),
+          reading.withoutSkillEpisodes,
+        ]);
+        trimRecent(f.recent, opts.minEvidence);
+        f.passes = shouldRetire(f) ? f.passes + 1 : 0;
+        if (opts.prune && f.passes >= opts.confirmations) {
           // Monotone: a retired type never comes back.
           f.retired = true;
           f.retiredAt = currentStep;
@@ -245,8 +338,9 @@ function build(
     evidence: () =>
       Object.fromEntries(
         opts.families.map((family) => {
-          const { validations, withSkillEpisodes, withoutSkillEpisodes } = state[family]!;
-          return [family, { validations, withSkillEpisodes, withoutSkillEpisodes }];
+          const f = state[family]!;
+          const { validations, withSkillEpisodes, withoutSkillEpisodes } = f;
+          return [family, { validations, withSkillEpisodes, withoutSkillEpisodes, pool: pool(f) }];
         }),
       ),
     toJSON: () =>
@@ -255,6 +349,64 @@ function build(
       ) as SkillcCurriculumJSON & JsonValue,
   };
   return controller;
+}
+
+/**
+ * The retirement pool: the latest validations, newest first, until each side holds `minEvidence` episodes
+ * (or all there are), with Newcombe's interval of the pooled gap. Pooling counts, not rates, weighs each
+ * validation by its size.
+ */
+function poolRecent(recent: FamilyState['recent'], minEvidence: number, z: number): SkillcEvidence['pool'] {
+  if (recent.length === 0) return null;
+  const withSkill = { successes: 0, episodes: 0 };
+  const withoutSkill = { successes: 0, episodes: 0 };
+  let validations = 0;
+  for (let i = recent.length - 1; i >= 0; i--) {
+    const [k1, n1, k0, n0] = recent[i]!;
+    withSkill.successes += k1;
+    withSkill.episodes += n1;
+    withoutSkill.successes += k0;
+    withoutSkill.episodes += n0;
+    validations++;
+    if (withSkill.episodes >= minEvidence && withoutSkill.episodes >= minEvidence && validations >= 2) break;
+  }
+  return { validations, withSkill, withoutSkill, ...gapInterval(withSkill, withoutSkill, z) };
+}
+
+/** Drops validations older than the pool can reach (it needs at most minEvidence per side, and two). */
+function trimRecent(recent: FamilyState['recent'], minEvidence: number): void {
+  let n1 = 0;
+  let n0 = 0;
+  for (let i = recent.length - 1; i >= 0; i--) {
+    n1 += recent[i]![1];
+    n0 += recent[i]![3];
+    if (n1 >= minEvidence && n0 >= minEvidence && recent.length - i >= 2) {
+      recent.splice(0, i);
+      return;
+    }
+  }
+}
+
+/** A checkpoint's retirement pool, checked; [] for a checkpoint written before pools existed. */
+function checkRecent(family: string, recent: unknown): FamilyState['recent'] {
+  if (recent === undefined) return [];
+  const ok =
+    Array.isArray(recent) &&
+    recent.every(
+      (r) =>
+        Array.isArray(r) &&
+        r.length === 4 &&
+        r.every((v) => typeof v === 'number' && Number.isInteger(v) && v >= 0) &&
+        r[0] <= r[1] &&
+        r[2] <= r[3],
+    );
+  if (!ok) {
+    throw new InvalidArgumentError(
+      `curriculum JSON families.${family}.recent`,
+      'expected a list of [with-skill successes, with-skill episodes, skill-free successes, skill-free episodes] of non-negative integers',
+    );
+  }
+  return (recent as FamilyState['recent']).map((r) => [...r] as FamilyState['recent'][number]);
 }
 
 /** Creates the SKILLC curriculum. See PAPERS.md for the formulas. */
@@ -270,6 +422,8 @@ export function createSkillcCurriculum(options: SkillcCurriculumOptions): Skillc
       validations: 0,
       withSkillEpisodes: 0,
       withoutSkillEpisodes: 0,
+      recent: [],
+      passes: 0,
     };
   }
   return build(opts, 0, families);
@@ -277,9 +431,10 @@ export function createSkillcCurriculum(options: SkillcCurriculumOptions): Skillc
 
 /**
  * Restores a SKILLC curriculum from `toJSON()` output; the result behaves exactly like the original.
- * A checkpoint written before validations carried episode counts restores with 0 episodes accumulated per
- * side (and the defaults of `minEvidence` and `gapFloor`): its types retire only on evidence gathered from
- * then on; types it had already retired stay retired.
+ * A checkpoint written before validations carried episode counts, or before the retirement pool existed,
+ * restores with nothing pooled (and the defaults of the options it lacks): its types retire only on
+ * evidence gathered from then on; types it had already retired stay retired. Its stored τ and minEvidence
+ * are kept as they were resolved when the run started.
  */
 export function restoreSkillcCurriculum(json: SkillcCurriculumJSON): SkillcCurriculum {
   if (json?.kind !== 'skillc') {
@@ -298,7 +453,23 @@ export function restoreSkillcCurriculum(json: SkillcCurriculumJSON): SkillcCurri
   for (const f of opts.families) {
     const s = json.families[f];
     if (!s) throw new InvalidArgumentError(`curriculum JSON families.${f}`, 'is missing');
-    const restored: FamilyState = { ...s, withSkillEpisodes: 0, withoutSkillEpisodes: 0 };
+    const restored: FamilyState = {
+      ...s,
+      withSkillEpisodes: 0,
+      withoutSkillEpisodes: 0,
+      recent: checkRecent(f, (s as Partial<FamilyState>).recent),
+      passes: 0,
+    };
+    const passes = (s as Partial<FamilyState>).passes;
+    if (passes !== undefined) {
+      if (typeof passes !== 'number' || !Number.isInteger(passes) || passes < 0) {
+        throw new InvalidArgumentError(
+          `curriculum JSON families.${f}.passes`,
+          `expected a non-negative integer, got ${String(passes)}`,
+        );
+      }
+      restored.passes = passes;
+    }
     for (const side of ['withSkillEpisodes', 'withoutSkillEpisodes'] as const) {
       const count = (s as Partial<FamilyState>)[side];
       if (count === undefined) continue;
@@ -313,4 +484,51 @@ export function restoreSkillcCurriculum(json: SkillcCurriculumJSON): SkillcCurri
     families[f] = restored;
   }
   return build(opts, json.step, families);
+}
+
+/** Whether a run's validation can ever retire a SKILLC type, and how soon (`retirementReach`). */
+export interface RetirementReach {
+  canRetire: boolean;
+  /** The 1-based validation (step 0's is the first) at which a type can retire at the earliest; null if never. */
+  earliestValidation: number | null;
+  /** Episodes per side the retirement bound pools (`minEvidence`, resolved). */
+  minEvidence: number;
+  /** Why not, in words, when `canRetire` is false. */
+  reason?: string;
+}
+
+/**
+ * Whether a validation of `episodesPerSide` episodes per side and type, run `validations` times (step 0's
+ * included), can ever retire a type under these curriculum options — in the best case, every episode a
+ * success on both sides — and at which validation at the earliest. What `skillrl check` warns on: a run
+ * whose validation can never retire anything never prunes, whatever its config says.
+ */
+export function retirementReach(
+  options: SkillcCurriculumOptions,
+  episodesPerSide: number,
+  validations: number,
+): RetirementReach {
+  const opts = resolveOptions(options);
+  const base = { minEvidence: opts.minEvidence, earliestValidation: null, canRetire: false };
+  if (!opts.prune) return { ...base, reason: 'pruning is off (prune: false)' };
+  if (!(episodesPerSide > 0)) {
+    return { ...base, reason: 'the validation runs no episode of this type on one side' };
+  }
+  const pooled = Math.max(2, Math.ceil(opts.minEvidence / episodesPerSide));
+  const earliest = pooled + opts.confirmations - 1;
+  const n = pooled * episodesPerSide;
+  const best = gapInterval({ successes: n, episodes: n }, { successes: n, episodes: n }, opts.boundZ);
+  if (n < opts.minSkillSuccesses || !(best.upper < opts.tau)) {
+    return {
+      ...base,
+      reason: `even ${n}/${n} vs ${n}/${n} (${pooled} validations of ${episodesPerSide} a side) leaves the gap's upper bound at ${best.upper.toFixed(3)}, not below tau ${opts.tau}`,
+    };
+  }
+  if (earliest > validations) {
+    return {
+      ...base,
+      reason: `a type needs ${earliest} validations of ${episodesPerSide} episodes a side (${opts.minEvidence} a side pooled, ${opts.confirmations} passes in a row); the run has ${validations}`,
+    };
+  }
+  return { ...base, canRetire: true, earliestValidation: earliest };
 }
