@@ -112,6 +112,48 @@ describe('skillrl check: components resolved without running anything', () => {
     expect(r.err).toMatch(/error: estimator: Unknown estimator "no-such-estimator"\. Registered: .*grpo/);
   });
 
+  it('warns when the validation can never retire a skill type, in words and in --json; exits 0', async () => {
+    const base = {
+      method: 'internalize',
+      seed: 1,
+      adapter: 'household',
+      tasks: { split: 'train', limit: 16 },
+      agent: 'skill-reading',
+      internalize: {
+        trainer: 'tfjs',
+        steps: 20,
+        validateEvery: 5,
+        validation: { split: 'valid_seen', limit: 12 },
+      },
+    };
+    const small = writeConfig(project.dir, base, 'small-validation.yaml');
+    const r = await cli(['check', small]);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(
+      /warning: internalize\.validation: no skill type can ever retire in this run \(all 6, 2 validation episodes a side each\); a type needs 19 validations/,
+    );
+    const json = JSON.parse((await cli(['check', small, '--json'])).out);
+    expect(json.ok).toBe(true);
+    expect(json.warnings).toHaveLength(1);
+    // Enough validation: 48 tasks (8 a type and side), 60 steps every 10: no warning.
+    const enough = writeConfig(
+      project.dir,
+      {
+        ...base,
+        internalize: {
+          ...base.internalize,
+          steps: 60,
+          validateEvery: 10,
+          validation: { split: 'valid_seen', limit: 48 },
+        },
+      },
+      'enough-validation.yaml',
+    );
+    const ok = await cli(['check', enough]);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.err).not.toMatch(/warning/);
+  });
+
   it('the built CLI checks a tfjs config without loading tfjs', () => {
     const script = `
 import { checkComponents, loadConfig } from ${JSON.stringify(resolve(__dirname, '../dist/index.js'))};

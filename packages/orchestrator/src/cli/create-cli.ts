@@ -5,6 +5,7 @@ import { writeReport } from '@skillrl/report';
 import { Command, CommanderError } from 'commander';
 import { checkComponents } from '../components/check-components.js';
 import { configSchema } from '../config/config-schema.js';
+import { configWarnings } from '../config/config-warnings.js';
 import { loadConfig } from '../config/load-config.js';
 import { runDemo } from '../demo/run-demo.js';
 import { type Evaluation, evaluate } from '../evaluate/evaluate.js';
@@ -356,6 +357,7 @@ export function createCli(io: CliIo = defaultIo): Command {
         const loaded = loadConfig(file);
         const checks = await checkComponents(loaded);
         const problems = checks.filter((c) => c.error !== undefined);
+        const warnings = problems.length === 0 ? await configWarnings(loaded) : [];
         if (opts.json) {
           io.out(
             JSON.stringify({
@@ -368,6 +370,7 @@ export function createCli(io: CliIo = defaultIo): Command {
                 ...(c.resolved ? { resolved: c.resolved } : {}),
                 ...(c.error !== undefined ? { error: describeError(c.error).json } : {}),
               })),
+              warnings,
             }),
           );
         } else {
@@ -382,6 +385,7 @@ export function createCli(io: CliIo = defaultIo): Command {
               ),
             );
           }
+          for (const w of warnings) io.err(`warning: ${w}`);
         }
         if (problems.length > 0) throw new CliExit(1);
       }),

@@ -14,6 +14,7 @@ import { type PlannedEpisode, planRollouts } from '@skillrl/rollout';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
+import { retirementWarnings } from '../config/check-retirement.js';
 import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import { openRun } from '../run/open-run.js';
@@ -114,6 +115,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       }
     }
   }
+  // A validation too small to ever retire a type is said before the run, as `skillrl check` says it.
+  for (const warning of await retirementWarnings(config, adapter)) options.onWarning?.(warning);
 
   let agent: ResolvedComponent<Agent> = basics.agent;
   const spec = section.trainer as NonNullable<typeof section.trainer>;
