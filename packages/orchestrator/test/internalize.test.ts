@@ -77,6 +77,17 @@ describe('internalize offline', () => {
       without += rate;
     }
     expect(result.metrics.test_success_without).toBeCloseTo(without / families.size, 12);
+    // summary.json keeps each test task's success per side, so two runs pair task by task.
+    const summary = JSON.parse(readFileSync(join(result.dir, 'summary.json'), 'utf8')) as {
+      testOutcomes: Record<string, { with: number | null; without: number | null }>;
+    };
+    expect(Object.keys(summary.testOutcomes).sort()).toEqual([...new Set(test.map((r) => r.taskId))].sort());
+    for (const [taskId, o] of Object.entries(summary.testOutcomes)) {
+      const side = (z: number) => test.filter((r) => r.taskId === taskId && r.condition === z);
+      const rate = (z: number) => side(z).filter((r) => r.verdict.passed).length / side(z).length;
+      expect(o.without).toBe(rate(0));
+      expect(o.with).toBe(side(1).length > 0 ? rate(1) : null);
+    }
   });
 
   it('grpo baseline: no skill anywhere in training', async () => {

@@ -208,8 +208,11 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     ): Promise<ValidationResult> => {
       const groups = plan.planPairedValidation({ tasks, skillFor, episodes, seed });
       const runs = await session.runEpisodes(planGroups(groups), unit, runCtx);
+      if (unit === 'test') testOutcomes = outcomesByTask(runs);
       return plan.summariseValidation(step, runs);
     };
+    // The held-out test's success per task and side: what pairs two runs' test results task by task.
+    let testOutcomes: Record<string, { with: number | null; without: number | null }> | undefined;
     const validate = (t: number) =>
       pairedValidation(t, validationTasks, stepSkills.current, valEpisodes, root.seedFor(`v${t}`), `v${t}`);
     if (start === 0) {
@@ -343,6 +346,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       variant,
       ablation,
       metrics,
+      ...(testOutcomes ? { testOutcomes } : {}),
       curriculum: finalState,
       // The training dynamics SKILLC claims: the with/without gap at each paired validation (step 0 first).
       gapByStep: gapByStep as unknown as JsonValue,
@@ -373,6 +377,29 @@ function uniqueSkills(skills: Record<string, Skill>): Skill[] {
   const seen = new Map<string, Skill>();
   for (const s of Object.values(skills)) seen.set(s.name, s);
   return [...seen.values()];
+}
+
+/**
+ * Success rate per task id and side (with the skill, without), null for a side that ran no episode: the
+ * held-out test's outcomes as summary.json keeps them, so runs on the same test tasks can be paired by task.
+ */
+function outcomesByTask(
+  runs: readonly { taskId: string; condition?: number; verdict: { passed: boolean } }[],
+): Record<string, { with: number | null; without: number | null }> {
+  const acc = new Map<string, [number, number, number, number]>();
+  for (const t of runs) {
+    const a = acc.get(t.taskId) ?? [0, 0, 0, 0];
+    const side = t.condition === 1 ? 0 : 2;
+    a[side] += t.verdict.passed ? 1 : 0;
+    a[side + 1]! += 1;
+    acc.set(t.taskId, a);
+  }
+  const out: Record<string, { with: number | null; without: number | null }> = {};
+  for (const id of [...acc.keys()].sort()) {
+    const [w, wn, o, on] = acc.get(id)!;
+    out[id] = { with: wn ? w / wn : null, without: on ? o / on : null };
+  }
+  return out;
 }
 
 /** The training step a rollout id belongs to (`s7/...` → 7, validation `v10/...` → 10). */
