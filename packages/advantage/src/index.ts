@@ -21,17 +21,28 @@ export {
 } from './estimators/reinforce-pp-baseline.js';
 export { createRemax } from './estimators/remax.js';
 export { createRloo, type RlooOptions } from './estimators/rloo.js';
-export { createSkillR1, type SkillR1Options } from './estimators/skill-r1.js';
-export { createSkillc, type SkillcCorrection, type SkillcOptions } from './estimators/skillc.js';
+export {
+  createSkillR1,
+  SKILL_R1_BATCH_OVERRIDES,
+  type SkillR1InterBaseline,
+  type SkillR1Options,
+} from './estimators/skill-r1.js';
+export {
+  createSkillc,
+  SKILLC_BATCH_OVERRIDES,
+  type SkillcCorrection,
+  type SkillcOptions,
+} from './estimators/skillc.js';
 export type { GroupBookkeeping, OutcomeRule } from './group/group-bookkeeping.js';
 // Group bookkeeping shared by every estimator, for third-party estimators that want the same metrics.
 export { buildGroupIndex, type GroupIndex } from './group/group-index.js';
 export type { StdKind } from './group/group-moments.js';
 export { type PreparedGroups, prepareGroups } from './group/prepare-groups.js';
 export type { BuiltinEstimatorOptions } from './registry/builtin-estimators.js';
-// The registry: create by name, register your own, list what is there.
+// The registry: create by name, register your own, list what is there, and what batch fields override.
 export {
   createEstimator,
+  estimatorBatchOverrides,
   listEstimators,
   registerEstimator,
   unregisterEstimator,

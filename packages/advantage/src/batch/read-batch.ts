@@ -12,6 +12,8 @@ const PER_SAMPLE_FIELDS = [
   'baselines',
   'stepRewards',
   'successes',
+  'attributionStrengths',
+  'interGenerationWeights',
   'lambdas',
 ] as const;
 

@@ -144,37 +144,51 @@ describe('skillc (multiplicative, the default)', () => {
     expect(corrected[3]).toBeCloseTo(b0 * (1 + 0.01 / 3), 12); // C = 0.01 · 1/3
   });
 
-  it('takes λ per sample from batch.lambdas, over options.lambda and lambdaByFamily', () => {
-    const lambdas = [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0, 0, 0, 0];
+  it('takes λ per sample from batch.attributionStrengths, over options.lambda and lambdaByFamily', () => {
+    const attributionStrengths = [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0, 0, 0, 0];
     const fromBatch = createSkillc({ w: 0, gate: 'all', lambda: 3, lambdaByFamily: { heat: 5 } }).estimate({
       ...batch,
-      lambdas,
+      attributionStrengths,
     });
     const fromOption = createSkillc({ w: 0, gate: 'all', lambda: 0.2 }).estimate(batch);
     expect(fromBatch.advantages).toEqual(fromOption.advantages);
     expect(fromBatch.metrics.correction_mean).toBeCloseTo(0.1, 15);
     // A retired type (λ = 0) in a task with Δ̂ > 0 is left alone.
-    const retired = createSkillc({ w: 0 }).estimate({ ...batch, lambdas: Array(12).fill(0) });
+    const retired = createSkillc({ w: 0 }).estimate({ ...batch, attributionStrengths: Array(12).fill(0) });
     expect(retired.advantages).toEqual(createSkillc({ w: 0, lambda: 0 }).estimate(batch).advantages);
     expect(retired.metrics.corrected).toBe(0);
   });
 
-  it('checks batch.lambdas: one finite number >= 0 per sample', () => {
-    const est = createSkillc();
-    const bad = (lambdas: unknown[]) => () =>
-      est.estimate({ ...batch, lambdas: lambdas as number[] } as AdvantageBatch);
-    expect(bad([...Array(11).fill(1), -0.5])).toThrow(/batch\.lambdas\[11\].*>= 0/);
-    expect(bad([Number.NaN, ...Array(11).fill(1)])).toThrow(/batch\.lambdas\[0\]/);
-    expect(bad(['1', ...Array(11).fill(1)])).toThrow(InvalidArgumentError);
-    expect(bad([1, 1])).toThrow(/batch\.lambdas.*expected 12 entries/);
+  it('reads the deprecated batch.lambdas as attribution strengths when attributionStrengths is absent', () => {
+    const strengths = [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0, 0, 0, 0];
+    const est = createSkillc({ w: 0, gate: 'all', lambda: 3 });
+    const current = est.estimate({ ...batch, attributionStrengths: strengths }).advantages;
+    expect(est.estimate({ ...batch, lambdas: strengths }).advantages).toEqual(current);
+    // Both given: the new field wins (the method steps fill both with the same values for one release).
+    expect(
+      est.estimate({ ...batch, attributionStrengths: strengths, lambdas: Array(12).fill(5) }).advantages,
+    ).toEqual(current);
+    expect(() => est.estimate({ ...batch, lambdas: [...Array(11).fill(1), -1] })).toThrow(
+      /batch\.lambdas\[11\]/,
+    );
   });
 
-  it('needs conditions, families with lambdaByFamily (unless the batch has lambdas), and 0/1 conditions', () => {
+  it('checks batch.attributionStrengths: one finite number >= 0 per sample', () => {
+    const est = createSkillc();
+    const bad = (values: unknown[]) => () =>
+      est.estimate({ ...batch, attributionStrengths: values as number[] } as AdvantageBatch);
+    expect(bad([...Array(11).fill(1), -0.5])).toThrow(/batch\.attributionStrengths\[11\].*>= 0/);
+    expect(bad([Number.NaN, ...Array(11).fill(1)])).toThrow(/batch\.attributionStrengths\[0\]/);
+    expect(bad(['1', ...Array(11).fill(1)])).toThrow(InvalidArgumentError);
+    expect(bad([1, 1])).toThrow(/batch\.attributionStrengths.*expected 12 entries/);
+  });
+
+  it('needs conditions, families with lambdaByFamily (unless the batch has attributionStrengths), and 0/1 conditions', () => {
     expect(() => createSkillc().estimate({ scores: [1], groupIds: [1] })).toThrow(MissingFieldError);
     const byFamily = createSkillc({ lambdaByFamily: { heat: 1 } });
     expect(() => byFamily.estimate({ scores: [1], groupIds: [1], conditions: [1] })).toThrow(/"families"/);
     expect(() =>
-      byFamily.estimate({ scores: [1], groupIds: [1], conditions: [1], lambdas: [1] }),
+      byFamily.estimate({ scores: [1], groupIds: [1], conditions: [1], attributionStrengths: [1] }),
     ).not.toThrow();
     expect(() => createSkillc().estimate({ scores: [1], groupIds: [1], conditions: [2] })).toThrow(
       /batch\.conditions\[0\]/,
@@ -341,7 +355,7 @@ function graded(rows: Row[], settings: Settings, scale = 1): AdvantageBatch {
     groupIds: rows.map((r) => r.task),
     conditions: rows.map((r) => r.z),
     successes: rows.map((r) => r.pass),
-    ...(settings.perSampleLambdas ? { lambdas: rows.map((r) => r.lambda) } : {}),
+    ...(settings.perSampleLambdas ? { attributionStrengths: rows.map((r) => r.lambda) } : {}),
   };
 }
 
@@ -515,7 +529,7 @@ describe('skillc property 3: one-sided', () => {
         const corrected = createSkillc(optionsOf(settings)).estimate(b).advantages;
         const plain = createSkillc(optionsOf(settings)).estimate({
           ...b,
-          lambdas: rows.map(() => 0),
+          attributionStrengths: rows.map(() => 0),
         }).advantages;
         const gap = gaps(rows, (i) => rows[i]?.pass === true);
         rows.forEach((row, i) => {
@@ -575,7 +589,7 @@ describe('skillc property 5: GRPO when λ = 0 and w = 0', () => {
     }),
   );
 
-  it('equals grpo exactly under the same convention, for λ = 0, retired types and zero batch lambdas', () => {
+  it('equals grpo exactly under the same convention, for λ = 0, retired types and zero attribution strengths', () => {
     fc.assert(
       fc.property(
         rowsArb(),
@@ -594,7 +608,10 @@ describe('skillc property 5: GRPO when λ = 0 and w = 0', () => {
                     ...b,
                     families: rows.map(() => 'heat'),
                   })
-                : createSkillc({ ...base, lambda: 2 }).estimate({ ...b, lambdas: rows.map(() => 0) });
+                : createSkillc({ ...base, lambda: 2 }).estimate({
+                    ...b,
+                    attributionStrengths: rows.map(() => 0),
+                  });
           expect(skillc.advantages).toEqual(grpo.advantages);
           expect(skillc.metrics.corrected).toBe(0);
         },
@@ -618,6 +635,110 @@ describe('skillc property 5: GRPO when λ = 0 and w = 0', () => {
             conditions: rows.map((r) => r[1]),
           });
           expect(Math.abs(advantages.reduce((acc, a) => acc + a, 0))).toBeLessThan(1e-9);
+        },
+      ),
+    );
+  });
+});
+
+describe("skillc stream 1 over the batch (scope: 'batch', the paper's wording)", () => {
+  it('normalises A1 by the mean and std of every rollout in the batch (by hand)', () => {
+    // The 12 rollouts of T and U: five 1s, seven 0s. μ = 5/12, unbiased σ² = 12·(5/12)(7/12)/11 = 35/132,
+    // σ = 0.5149286505, with ε 0.5149296505. A1: success (7/12)/σ = 1.1328408312, failure (−5/12)/σ =
+    // −0.8091720223. A2 stays on each task's own scale: T's s = sqrt(2/7) + ε, U's u = 0.5 + ε.
+    const { advantages } = createSkillc({ scope: 'batch' }).estimate(batch);
+    const sb = Math.sqrt(35 / 132) + 1e-6;
+    const pass = 7 / 12 / sb;
+    const fail = -5 / 12 / sb;
+    expect(pass).toBeCloseTo(1.1328408312, 9);
+    expect(fail).toBeCloseTo(-0.8091720223, 9);
+    // T: C = 0.5 as in the group-scope example; z=1 successes ÷ 1.5, z=0 successes × 1.5.
+    const z1Pass = (0.6 * pass + (0.4 * 0.25) / s) / 1.5; // 0.5778580120
+    const z1Fail = 0.6 * fail + (0.4 * -0.75) / s; // −1.0467507714
+    const z0Pass = (0.6 * pass + (0.4 * 0.75) / s) * 1.5; // 1.8614280851
+    const z0Fail = 0.6 * fail + (0.4 * -0.25) / s; // −0.6725857327
+    // U: Δ̂ < 0, no correction; A2 0 for its constant z=1 pair, ±0.5/u for its z=0 pair [1, 0].
+    const u = 0.5 + 1e-6;
+    const uFail = 0.6 * fail; // −0.4855032134
+    expectAdvantages(advantages, [
+      z1Pass,
+      z1Pass,
+      z1Pass,
+      z1Fail,
+      z0Pass,
+      z0Fail,
+      z0Fail,
+      z0Fail,
+      uFail,
+      uFail,
+      0.6 * pass + (0.4 * 0.5) / u, // 1.0797036987
+      uFail - (0.4 * 0.5) / u, // −0.8855024134
+    ]);
+    expect(advantages[0]).toBeCloseTo(0.5778580120403816, 12);
+    expect(advantages[4]).toBeCloseTo(1.861428085108914, 12);
+    expect(advantages[11]).toBeCloseTo(-0.8855024133739005, 12);
+  });
+
+  it('gives a task whose rollouts all scored the same a non-zero A1 (group scope gives it 0)', () => {
+    // V: four successes with the skill, four without; beside it W, all failures. Per group both are constant;
+    // over the batch V sits above the mean (0.5) and W below: ±0.5 / (sqrt(16·0.25/15) + ε).
+    const b = {
+      scores: [1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0],
+      groupIds: [...Array(8).fill('V'), ...Array(8).fill('W')],
+      conditions: Array.from({ length: 16 }, (_, i) => (i % 2 === 0 ? 1 : 0)),
+    };
+    const group = createSkillc().estimate(b).advantages;
+    expect([...group].every((a) => a === 0)).toBe(true);
+    const sb = Math.sqrt(4 / 15) + 1e-6;
+    expectAdvantages(createSkillc({ scope: 'batch' }).estimate(b).advantages, [
+      ...Array(8).fill((0.6 * 0.5) / sb),
+      ...Array(8).fill((0.6 * -0.5) / sb),
+    ]);
+  });
+
+  it("couples the tasks: changing one task's rewards moves another's advantages only with scope 'batch'", () => {
+    fc.assert(
+      fc.property(rowsArb(), fc.integer({ min: 1, max: 4 }), (rows, bump) => {
+        const target = rows[0]?.task as number;
+        const settings = { perSampleLambdas: false } as Settings;
+        const before = graded(rows, settings);
+        const after = {
+          ...before,
+          scores: rows.map((r) => (r.task === target ? r.level + bump : r.level)),
+        };
+        const others = rows.flatMap((r, i) => (r.task === target ? [] : [i]));
+        const group = createSkillc();
+        const a = group.estimate(before).advantages;
+        const b = group.estimate(after).advantages;
+        for (const i of others) expect(b[i]).toBe(a[i]);
+        // Over the batch the target's raised rewards raise the batch mean, so the other tasks' A1 moves.
+        const batchScope = createSkillc({ scope: 'batch', w: 0, lambda: 0 });
+        const c = batchScope.estimate(before).advantages;
+        const d = batchScope.estimate(after).advantages;
+        if (others.length > 0) expect(others.some((i) => c[i] !== d[i])).toBe(true);
+      }),
+    );
+  });
+
+  it('property 5 over the batch: λ = 0 and w = 0 is grpo with the whole batch as one group', () => {
+    fc.assert(
+      fc.property(
+        rowsArb(),
+        fc.record({
+          std: stdArb,
+          epsilon: fc.constantFrom(0, 1e-6, 1e-4),
+          singleton: fc.constantFrom('raw', 'zero') as fc.Arbitrary<'raw' | 'zero'>,
+        }),
+        fc.constantFrom('option', 'batch'),
+        (rows, convention, how) => {
+          const b = graded(rows, { perSampleLambdas: false } as Settings);
+          const grpo = createGrpo(convention).estimate({ ...b, groupIds: rows.map(() => 'all') });
+          const base = { ...convention, scope: 'batch' as const, w: 0 };
+          const skillc =
+            how === 'option'
+              ? createSkillc({ ...base, lambda: 0 }).estimate(b)
+              : createSkillc(base).estimate({ ...b, attributionStrengths: rows.map(() => 0) });
+          expect(skillc.advantages).toEqual(grpo.advantages);
         },
       ),
     );

@@ -1,7 +1,8 @@
-import type { AdvantageBatch, AdvantageEstimator } from '@skillrl/core';
+import type { AdvantageEstimator, EstimatorBatchOverrides } from '@skillrl/core';
 import { InvalidArgumentError, MissingFieldError } from '@skillrl/core';
 import { outputArray } from '../batch/output-array.js';
 import { type CheckedBatch, requireField } from '../batch/read-batch.js';
+import { readSampleWeights } from '../batch/sample-weights.js';
 import { isSuccess, type OutcomeRule } from '../group/group-bookkeeping.js';
 import { buildGroupIndex, type GroupIndex } from '../group/group-index.js';
 import { computeGroupMoments, type StdKind } from '../group/group-moments.js';
@@ -20,16 +21,23 @@ export interface SkillcOptions {
    * with-skill successes below zero (see the README).
    */
   correction?: SkillcCorrection;
-  /** Attribution strength λ, >= 0, default 1. The batch's `lambdas`, when present, replace it. */
+  /**
+   * Attribution strength λ, >= 0, default 1. For standalone use: the batch's `attributionStrengths`, when
+   * present, replace it (`SKILLC_BATCH_OVERRIDES`), and the internalize run always fills them.
+   */
   lambda?: number;
   /**
-   * λ_k per skill type (needs `families`); a family not listed uses `lambda`. For standalone use: the
-   * batch's `lambdas`, when present, replace it.
+   * λ_k per skill type (needs `families`); a family not listed uses `lambda`. For standalone use, as
+   * `lambda`: the batch's `attributionStrengths`, when present, replace it.
    */
   lambdaByFamily?: Record<string, number> | Map<string, number>;
   /** Weight of the within-condition stream A2, in [0, 1], default 0.4. */
   w?: number;
-  /** Where A1 is normalised: over the task group, both conditions (`group`, default), or the whole `batch`. */
+  /**
+   * Stream 1's scope, where A1's mean and std are taken: the task group, both conditions (`group`, the
+   * default), or every rollout in the batch (`batch`, the paper's wording). A2 is always per task. Why
+   * `group` is the default: see `createSkillc`.
+   */
   scope?: 'group' | 'batch';
   /** Which rollouts the correction applies to: `success` (default) or `all`. */
   gate?: 'success' | 'all';
@@ -55,8 +63,8 @@ const SKILLC_DEFAULTS: NormalizeConvention = {
 /**
  * SKILLC's dual-stream advantage (arXiv 2605.27899) for paired rollouts with (z = 1) and without (z = 0)
  * the skill. A task x is a `groupIds` group; a rollout's outcome is decided by `successThreshold`, else the
- * batch's `successes`, else score > 0; its λ_i is `batch.lambdas[i]`, else `lambdaByFamily` of its family,
- * else `lambda`.
+ * batch's `successes`, else score > 0; its λ_i is `batch.attributionStrengths[i]` (the deprecated
+ * `batch.lambdas[i]` when that is absent), else `lambdaByFamily` of its family, else `lambda`.
  *
  *     Δ̂(x) = SR(x, z=1) − SR(x, z=0)       success-rate gap over finite rollouts (0 unless both sides have one)
  *     A1_i  = (R_i − μ_x) / (σ_x + ε)       global stream: the task, both conditions (`scope: 'batch'`: the batch)
@@ -90,6 +98,16 @@ const SKILLC_DEFAULTS: NormalizeConvention = {
  *    are reward differences over a std; the factors depend on C alone. ε stays absolute, as grpo's, so that
  *    property 5 holds exactly: invariance is exact up to ε/σ. A `successThreshold` is in reward units.
  * 5. λ = 0 (a retired type) and w = 0: A = A1, grpo's arithmetic under the same std, ε and one-sample rule.
+ *
+ * Stream 1's scope. The paper takes A1's mean and variance "of all trajectories in the batch"; the default
+ * here is the task group (`scope: 'group'`), for two reasons. (a) It is GRPO's own normalisation, and the
+ * baselines' (`grpo`, SKILL0's GRPO, `d2skill-mixed`), so property 5 reads "equals `grpo`" and the table's
+ * rows differ from SKILLC in the method alone. (b) A task's advantages depend on its own rollouts only: with
+ * `batch`, an easy task's rollouts sit above the batch mean (A1 > 0 even where every rollout of the task
+ * scored the same) and a hard task's below, so the same rollouts get other advantages depending on which
+ * tasks share the step — the dependence on batch composition that verl's users complain of. `scope:
+ * 'batch'` is the paper's wording, offered to be measured against the default; properties 1–4 hold under
+ * either scope (the property tests draw both), and 5 holds with `grpo` over the batch as one group.
  *
  * `correction: 'additive'` (ablation only) keeps the earlier reconstruction exactly: Δ̂ the reward-mean gap,
  * A2 on each condition's own mean and std, A = B + C on gated z = 0 and B − C on gated z = 1 rollouts.
@@ -245,32 +263,35 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
 }
 
 /**
- * λ_i per sample, or undefined when every sample uses `lambda`: the batch's `lambdas` (what the internalize
- * loop fills, so a third-party estimator receives them too), else `lambdaByFamily` by the sample's family.
+ * The options of `skillc` that a batch field replaces when present: a run that always fills
+ * `attributionStrengths` (internalize does) makes `lambda` and `lambdaByFamily` do nothing. Also on the
+ * factory, as `createSkillc.batchOverrides`, so it travels with it into any registry.
+ */
+export const SKILLC_BATCH_OVERRIDES: EstimatorBatchOverrides = {
+  attributionStrengths: ['lambda', 'lambdaByFamily'],
+  lambdas: ['lambda', 'lambdaByFamily'],
+};
+createSkillc.batchOverrides = SKILLC_BATCH_OVERRIDES;
+
+/**
+ * λ_i per sample, or undefined when every sample uses `lambda`: the batch's `attributionStrengths` (what the
+ * internalize loop fills, so a third-party estimator receives them too; the deprecated `lambdas` when they
+ * are absent), else `lambdaByFamily` by the sample's family.
  */
 function sampleLambdas(
   checked: CheckedBatch,
   lambdaByFamily: Map<string, number> | undefined,
   lambda: number,
 ): Float64Array | undefined {
-  const batch: AdvantageBatch = checked.batch;
-  const size = checked.size;
-  if (batch.lambdas !== undefined && batch.lambdas !== null) {
-    // The length was checked with the other per-sample fields.
-    const out = new Float64Array(size);
-    for (let i = 0; i < size; i++) {
-      const v: unknown = batch.lambdas[i];
-      if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
-        throw new InvalidArgumentError(
-          `batch.lambdas[${i}]`,
-          `skillc: expected a finite number >= 0 (the skill type's attribution strength, 0 once retired), got ${String(v)}`,
-        );
-      }
-      out[i] = v;
-    }
-    return out;
-  }
+  const fromBatch = readSampleWeights(
+    checked,
+    'attributionStrengths',
+    'skillc',
+    'the skill type’s attribution strength, 0 once retired',
+  );
+  if (fromBatch) return fromBatch;
   if (!lambdaByFamily) return undefined;
+  const { batch, size } = checked;
   if (!batch.families) {
     throw new MissingFieldError(
       'skillc',

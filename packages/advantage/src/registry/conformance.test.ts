@@ -76,24 +76,24 @@ describeEstimatorConformance(
 );
 
 describeEstimatorConformance(
-  'skillc (additive ablation, λ per sample from the batch)',
+  'skillc (additive ablation, attribution strengths from the batch)',
   () => createEstimator('skillc', { correction: 'additive' }),
   {
     requiredFields: ['conditions'],
     buildBatch: (base, rng) => ({
       ...conditionsByPosition(base),
-      lambdas: base.scores.map(() => 2 * rng.float()),
+      attributionStrengths: base.scores.map(() => 2 * rng.float()),
     }),
   },
 );
 describeEstimatorConformance(
-  'skillc (λ per sample from the batch, gate all, art preset)',
+  'skillc (attribution strengths from the batch, gate all, art preset)',
   () => createEstimator('skillc', { gate: 'all', preset: 'art' }),
   {
     requiredFields: ['conditions'],
     buildBatch: (base, rng) => ({
       ...conditionsByPosition(base),
-      lambdas: base.scores.map(() => 2 * rng.float()),
+      attributionStrengths: base.scores.map(() => 2 * rng.float()),
     }),
   },
 );
@@ -105,6 +105,25 @@ describeEstimatorConformance('skill-r1 (previous means from the batch)', () => c
     previousMeans: { 1: 0.5, 'task-0': 0.25 },
   }),
 });
+
+describeEstimatorConformance(
+  'skill-r1 (carried-skill baseline, A_inter on the normalised scale, weights from the batch)',
+  () =>
+    createEstimator('skill-r1', {
+      interBaseline: 'carried-skill',
+      normalizeIntra: true,
+      normalizeInter: true,
+    }),
+  {
+    requiredFields: ['generations', 'carriedMeans'],
+    buildBatch: (base, rng) => ({
+      ...base,
+      generations: base.scores.map((_, i) => (i * 5) % 3),
+      carriedMeans: { 1: 0.5, 'task-0': 0.25 },
+      interGenerationWeights: base.scores.map(() => 2 * rng.float()),
+    }),
+  },
+);
 
 describe('conformance coverage', () => {
   it('has a conformance entry for every registered estimator', () => {

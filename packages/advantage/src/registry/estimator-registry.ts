@@ -1,4 +1,4 @@
-import type { AdvantageEstimator, EstimatorFactory } from '@skillrl/core';
+import type { AdvantageEstimator, EstimatorBatchOverrides, EstimatorFactory } from '@skillrl/core';
 import { InvalidArgumentError, RegistryError } from '@skillrl/core';
 import { BUILTIN_ESTIMATORS, type BuiltinEstimatorOptions } from './builtin-estimators.js';
 
@@ -59,4 +59,17 @@ export function createEstimator(name: string, options?: unknown): AdvantageEstim
   const factory = entries().get(name);
   if (!factory) throw new RegistryError('advantage estimator', name, 'unknown', listEstimators());
   return factory(options);
+}
+
+/**
+ * The batch fields that replace options of the estimator registered under `name`, as its factory declares
+ * them (`factory.batchOverrides`, e.g. `skillc`'s `{ attributionStrengths: ['lambda', 'lambdaByFamily'] }`);
+ * `{}` when it declares none. A runner compares them with the fields its method fills, so a config setting an
+ * option the run will override is caught for any estimator, built-in or a package's, without naming one.
+ */
+export function estimatorBatchOverrides(name: string): EstimatorBatchOverrides {
+  checkName(name);
+  const factory = entries().get(name);
+  if (!factory) throw new RegistryError('advantage estimator', name, 'unknown', listEstimators());
+  return (factory as { batchOverrides?: EstimatorBatchOverrides }).batchOverrides ?? {};
 }

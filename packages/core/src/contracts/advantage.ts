@@ -20,19 +20,48 @@ export interface AdvantageBatch {
   /** Outcome of each sample, when it differs from `score > 0` (shaped rewards). */
   successes?: ArrayLike<boolean | number>;
   /**
-   * The method's λ for each sample, finite and >= 0, filled by the method step so that any estimator,
-   * built-in or third-party, receives it (one that does not use it ignores it). SKILLC: the attribution
-   * strength λ_k of the sample's skill type for this step (the curriculum's), 0 for a retired type or one
-   * without a skill. Skill-R1: the weight of the inter-generation term A_inter (`evolve.lambda`).
+   * SKILLC's attribution strength λ_k for each sample, finite and >= 0: the curriculum's λ_k of the sample's
+   * skill type for this step, 0 for a retired type or one without a skill. Filled by the internalize step so
+   * that any estimator, built-in or third-party, receives it (one that does not use it ignores it).
+   */
+  attributionStrengths?: ArrayLike<number>;
+  /**
+   * Skill-R1's weight λ of the inter-generation term A_inter for each sample, finite and >= 0 (`evolve.lambda`;
+   * 0 for vanilla GRPO). Filled by the evolve step, for the same reason.
+   */
+  interGenerationWeights?: ArrayLike<number>;
+  /**
+   * @deprecated Split into `attributionStrengths` (SKILLC) and `interGenerationWeights` (Skill-R1), which it
+   * stood for both of. For one release the built-in `skillc` and `skill-r1` still read it, each in its own
+   * meaning, when the new field is absent, and the method steps fill it with a copy of the new field so that
+   * an estimator written against 0.1 keeps receiving it; it is removed in the next minor release.
    */
   lambdas?: ArrayLike<number>;
   /**
    * Skill-R1's previous-generation mean score per task instance, keyed by the instance id as a string (the
-   * `instanceIds` entry, else the `groupIds` one): the mean of the generation before the earliest one in
-   * the batch, i.e. s0's rollouts for generation 1. An instance without an entry has no previous mean.
+   * `instanceIds` entry, else the `groupIds` one): the mean over all candidates of the generation before the
+   * earliest one in the batch, i.e. s0's rollouts for generation 1. An instance without an entry has no
+   * previous mean.
    */
   previousMeans?: Record<string, number>;
+  /**
+   * Skill-R1's carried-skill mean score per task instance, keyed as `previousMeans`: the mean reward of the
+   * rollouts of the skill carried into the earliest generation in the batch (the previous generation's
+   * carried candidate; s0's rollouts for generation 1). The baseline of `skill-r1`'s
+   * `interBaseline: 'carried-skill'`.
+   */
+  carriedMeans?: Record<string, number>;
 }
+
+/**
+ * What an estimator declares about the batch fields that replace its options: for each batch field, the
+ * options it overrides when present (`{ attributionStrengths: ['lambda', 'lambdaByFamily'] }`). A method
+ * step that always fills a field makes those options do nothing, so a runner that knows which fields its
+ * method fills can reject a config that sets them, without treating any estimator specially by name.
+ */
+export type EstimatorBatchOverrides = {
+  readonly [Field in keyof AdvantageBatch]?: readonly string[];
+};
 
 export interface AdvantageResult {
   advantages: Float64Array;
@@ -54,4 +83,9 @@ export interface AdvantageEstimator {
   estimate(batch: AdvantageBatch, options?: EstimateOptions): AdvantageResult;
 }
 
-export type EstimatorFactory<Options = Record<string, unknown>> = (options?: Options) => AdvantageEstimator;
+/** Makes an estimator from its options; may declare which batch fields replace some of them. */
+export interface EstimatorFactory<Options = Record<string, unknown>> {
+  (options?: Options): AdvantageEstimator;
+  /** The batch fields that replace options of the estimators it makes (none declared: none replace any). */
+  readonly batchOverrides?: EstimatorBatchOverrides;
+}

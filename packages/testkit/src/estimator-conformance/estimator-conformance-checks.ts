@@ -178,8 +178,9 @@ export function estimatorConformanceChecks(
       for (let k = 0; k < cases; k++) {
         const batch = build(baseCase(k), k);
         const rng = createRng(seed).fork('extra-fields').fork(k);
-        // New per-sample and per-batch fields, as a newer @skillrl/core may send (as lambdas and
-        // previousMeans were added): an estimator written before them must keep working, unchanged.
+        // New per-sample and per-batch fields, as a newer @skillrl/core may send (as attributionStrengths,
+        // interGenerationWeights, previousMeans and carriedMeans were added): an estimator written before
+        // them must keep working, unchanged.
         const extended = {
           ...batch,
           conformanceExtraPerSample: Array.from(batch.scores, () => rng.float()),
