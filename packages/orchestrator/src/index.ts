@@ -73,7 +73,16 @@ export {
   type VerlRow,
 } from './export/index.js';
 export { type CliIo, createCli, runCli } from './cli/create-cli.js';
-export { type DemoOptions, type DemoRun, demoConfigs, runDemo } from './demo/run-demo.js';
+export { type PairedDifference, pairedByTask, type TestOutcomes } from './demo/paired-by-task.js';
+export {
+  comparisonLines,
+  DEMO_STEPS,
+  type DemoOptions,
+  type DemoRole,
+  type DemoRun,
+  demoConfigs,
+  runDemo,
+} from './demo/run-demo.js';
 
 // Scaffolds: `skillrl init adapter|estimator <dir>` packages and the shipped run configs.
 export {

@@ -52,23 +52,39 @@ describe('skillrl CLI', () => {
     expect(JSON.parse(j.out).error.issues).toHaveLength(3);
   });
 
-  it('demo runs SKILLC then Skill-R1 offline and writes both reports', async () => {
+  it('demo runs SKILLC beside a GRPO control, then Skill-R1, offline, and writes every report', async () => {
     const out = tempDir('demo');
     const r = await cli(['demo', '--quick', '--out', out, '--json']);
     expect(r.code).toBe(0);
     const { runs } = JSON.parse(r.out.split('\n').at(-1)!);
-    expect(runs.map((run: { method: string }) => run.method)).toEqual(['internalize', 'evolve']);
+    expect(runs.map((run: { method: string }) => run.method)).toEqual([
+      'internalize',
+      'internalize',
+      'evolve',
+    ]);
+    expect(runs.map((run: { role: string }) => run.role)).toEqual(['skillc', 'grpo-control', 'skill-r1']);
+    // The control is GRPO without skills on the same held-out tasks, compared task by task.
+    const control = runs[1];
+    expect(control.metrics.test_success_with).toBeDefined();
+    expect(control.comparison.tasks).toBe(12);
+    expect(control.comparison.difference).toBeCloseTo(
+      runs[0].metrics.test_success_without - control.metrics.test_success_without,
+      12,
+    );
+    expect(control.highlights.join('\n')).toMatch(
+      /SKILLC − GRPO without skills on the same 12 held-out tasks: [+−][\d.]+ points \(95 % interval [+−][\d.]+ to [+−][\d.]+, paired by task;.*— (a tie|SKILLC ahead|SKILLC behind)/,
+    );
     for (const run of runs) {
       expect(readFileSync(run.report, 'utf8')).toContain('<canvas');
       expect(readFileSync(join(run.dir, 'rollouts.jsonl'), 'utf8').split('\n').length).toBeGreaterThan(10);
     }
     expect(Object.keys(runs[0].metrics)).toContain('final_gap');
     expect(Object.keys(runs[0].metrics)).toContain('test_success_without');
-    expect(Object.keys(runs[1].metrics)).toContain('final_eval_reward');
+    expect(Object.keys(runs[2].metrics)).toContain('final_eval_reward');
     expect(runs[0].highlights.join('\n')).toMatch(
       /validation success without skills: [\d.]+ % at step 0 → [\d.]+ % at step 10/,
     );
-    expect(runs[1].highlights[0]).toMatch(/^mean reward per generation .*: [\d.]+ % → [\d.]+ % → [\d.]+ %$/);
+    expect(runs[2].highlights[0]).toMatch(/^mean reward per generation .*: [\d.]+ % → [\d.]+ % → [\d.]+ %$/);
     const rolloutLines = (dir: string) =>
       readFileSync(join(dir, 'rollouts.jsonl'), 'utf8').split('\n').length;
     const before = runs.map((run: { dir: string }) => rolloutLines(run.dir));

@@ -268,7 +268,7 @@ export function createCli(io: CliIo = defaultIo): Command {
   program
     .command('demo')
     .description(
-      'offline demo: SKILLC then Skill-R1 on household with in-process tfjs learners; writes both reports',
+      'offline demo: SKILLC beside a GRPO control, then Skill-R1, on household with in-process tfjs learners; writes every report',
     )
     .option('--out <dir>', 'folder for the demo runs', join('runs', 'demo'))
     .option('--quick', 'smaller runs (about a minute)')
@@ -297,8 +297,13 @@ export function createCli(io: CliIo = defaultIo): Command {
             io.out(JSON.stringify({ ok: true, runs }));
             return;
           }
+          const titles = {
+            skillc: 'SKILLC (internalize)',
+            'grpo-control': 'GRPO control (internalize, no skills; same tasks, budget, learner, seed)',
+            'skill-r1': 'Skill-R1 (evolve)',
+          } as const;
           for (const run of runs) {
-            io.out(`${run.method === 'internalize' ? 'SKILLC' : 'Skill-R1'} (${run.method}): ${run.dir}`);
+            io.out(`${titles[run.role]}: ${run.dir}`);
             for (const line of run.highlights) io.out(`  ${line}`);
             io.out(`  report: ${run.report}`);
           }
