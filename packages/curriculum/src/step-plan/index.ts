@@ -6,6 +6,7 @@ export {
   validationGap,
 } from './paired-validation.js';
 export {
+  attributionStrengthsOf,
   type EpisodeGroup,
   type GroupPlan,
   lambdasOf,

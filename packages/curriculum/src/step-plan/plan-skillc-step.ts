@@ -67,10 +67,22 @@ export function sampleStepTasks(pool: readonly Task[], n: number, rng: Rng): Tas
   return out;
 }
 
-/** λ_k of each sample's family (0 for a retired or unknown type): the batch's `lambdas`, one per sample. */
-export function lambdasOf(plan: Pick<SkillcStepPlan, 'lambda'>, families: readonly string[]): number[] {
+/**
+ * λ_k of each sample's family (0 for a retired or unknown type): the batch's `attributionStrengths`, one per
+ * sample.
+ */
+export function attributionStrengthsOf(
+  plan: Pick<SkillcStepPlan, 'lambda'>,
+  families: readonly string[],
+): number[] {
   return families.map((family) => plan.lambda[family] ?? 0);
 }
+
+/**
+ * @deprecated Renamed `attributionStrengthsOf`, as the batch field it fills (`lambdas` became
+ * `attributionStrengths`); kept for one release.
+ */
+export const lambdasOf = attributionStrengthsOf;
 
 /**
  * SKILLC's step planning (arXiv 2605.27899): which tasks step t samples, which skill each group carries

@@ -4,7 +4,7 @@ import { createSkill0Curriculum } from '../skill0-curriculum.js';
 import { createSkillcCurriculum } from '../skillc-curriculum.js';
 import { createStaticCurriculum } from '../static-curriculum.js';
 import { planPairedValidation, summariseValidation, validationGap } from './paired-validation.js';
-import { lambdasOf, planSkillcStep, sampleStepTasks } from './plan-skillc-step.js';
+import { attributionStrengthsOf, lambdasOf, planSkillcStep, sampleStepTasks } from './plan-skillc-step.js';
 import { createStepSkills, skillContexts } from './skill-contexts.js';
 
 const skill = (name: string, families: string[], body = `### ${name} ###`): Skill => ({
@@ -83,7 +83,9 @@ describe('planSkillcStep', () => {
       else expect(group).toEqual({ task: group.task, rho: 0 });
     }
     expect(plan.lambda).toEqual({ heat: 0.5, cool: 0, look: 0.5 });
-    expect(lambdasOf(plan, ['heat', 'cool', 'look', 'unknown'])).toEqual([0.5, 0, 0.5, 0]);
+    expect(attributionStrengthsOf(plan, ['heat', 'cool', 'look', 'unknown'])).toEqual([0.5, 0, 0.5, 0]);
+    // The deprecated name is the same function, for one release.
+    expect(lambdasOf).toBe(attributionStrengthsOf);
   });
 
   it('no pairing: each group runs under one condition, with the skill with probability ρ_k', () => {

@@ -64,7 +64,7 @@ function fakeEstimate(batches: AdvantageBatch[]) {
       const mine = scores.filter((_, j) => batch.groupIds[j] === group);
       const m = mine.reduce((a, b) => a + b, 0) / mine.length;
       const prev = batch.previousMeans?.[group];
-      return s - m + (batch.lambdas?.[i] ?? 0) * (prev === undefined ? 0 : m - prev);
+      return s - m + (batch.interGenerationWeights?.[i] ?? 0) * (prev === undefined ? 0 : m - prev);
     });
     return { advantages: Float64Array.from(advantages), metrics: { batch: scores.length } };
   };
@@ -134,7 +134,11 @@ describe('runSkillR1Generation', () => {
       { taskId: 'a', skill: skill('ok-start'), meanReward: 0.5, bestReward: 0.5 },
       { taskId: 'b', skill: skill('ok-start'), meanReward: 0.5, bestReward: 0.5 },
     ]);
-    expect(r.state.tasks.a).toMatchObject({ current: skill('ok-start'), previousMean: 0.5 });
+    expect(r.state.tasks.a).toMatchObject({
+      current: skill('ok-start'),
+      previousMean: 0.5,
+      carriedMean: 0.5,
+    });
     expect(r.state.tasks.a?.history[0]).toMatchObject({ generation: 0, reward: 0.5 });
     // The input state is left as it was.
     expect(input.state).toEqual(createSkillR1State(tasks));
@@ -151,7 +155,7 @@ describe('runSkillR1Generation', () => {
       ['a', undefined, 0],
       ['b', undefined, 0],
     ]);
-    expect(free.state.tasks.a).toEqual({ history: [], previousMean: 0 });
+    expect(free.state.tasks.a).toEqual({ history: [], previousMean: 0, carriedMean: 0 });
   });
 
   it('generation g: proposes, scores in one two-level batch, updates the editor, carries the best', async () => {
@@ -166,9 +170,13 @@ describe('runSkillR1Generation', () => {
     const [batch] = p.batches;
     expect(batch?.groupIds).toEqual(['a', 'a', 'a', 'b', 'b', 'b']);
     expect(Array.from(batch?.scores ?? [])).toEqual([0, 1, 0.5, 0.5, 0.5, 0]);
+    expect(batch?.interGenerationWeights).toEqual([1, 1, 1, 1, 1, 1]);
+    // The deprecated copy, for an estimator written against @skillrl/core 0.1.
     expect(batch?.lambdas).toEqual([1, 1, 1, 1, 1, 1]);
     expect(batch?.generations).toEqual([1, 1, 1, 1, 1, 1]);
+    // Generation 1: both baselines are s0's rollouts.
     expect(batch?.previousMeans).toEqual({ a: 0.5, b: 0.5 });
+    expect(batch?.carriedMeans).toEqual({ a: 0.5, b: 0.5 });
     // The editor learned from every candidate with its advantage, in batch order.
     expect(p.updates).toHaveLength(1);
     expect(p.updates[0]?.candidates.map((c) => c.skill.name)).toEqual([
@@ -218,8 +226,27 @@ describe('runSkillR1Generation', () => {
     expect(history[1]?.candidates?.map((c) => c.reward)).toEqual([0, 1, 0.5]);
     expect(history[1]?.successes).toHaveLength(2);
     expect(history[1]?.failures).toHaveLength(3);
-    expect(r.state.tasks.b).toMatchObject({ current: skill('ok-2'), previousMean: 1 / 3 });
+    expect(r.state.tasks.b).toMatchObject({ current: skill('ok-2'), previousMean: 1 / 3, carriedMean: 0.5 });
     expect(r.state.generationMeans).toEqual([0.5, (0 + 1 + 0.5 + 0.5 + 0.5 + 0) / 6]);
+
+    // Generation 2's batch: the previous generation's mean over all candidates, and the carried one's own.
+    const next = ports();
+    await runSkillR1Generation(base({ generation: 2, unit: 'g2', state: r.state }), next.value);
+    expect(next.batches[0]?.previousMeans).toEqual({ a: 0.5, b: 1 / 3 });
+    expect(next.batches[0]?.carriedMeans).toEqual({ a: 1, b: 0.5 });
+  });
+
+  it("carry 'sample': carriedMeans is the sampled candidate's mean", async () => {
+    const start = await runSkillR1Generation(base(), ports().value);
+    const r = await runSkillR1Generation(
+      base({ generation: 1, unit: 'g1', state: start.state, carry: 'sample' }),
+      ports().value,
+    );
+    const next = ports();
+    await runSkillR1Generation(base({ generation: 2, unit: 'g2', state: r.state }), next.value);
+    for (const outcome of r.tasks) {
+      expect(next.batches[0]?.carriedMeans?.[outcome.taskId], outcome.taskId).toBe(outcome.bestReward);
+    }
   });
 
   it('re-reads stored candidates instead of proposing; held out (train: false) does not update', async () => {
@@ -237,7 +264,7 @@ describe('runSkillR1Generation', () => {
     expect(r.tasks.map((t) => t.skill?.name)).toEqual(['good-stored', 'bad-stored']);
   });
 
-  it('vanilla GRPO: no previous means in the batch', async () => {
+  it('vanilla GRPO: no A_inter baselines in the batch, λ 0', async () => {
     const start = await runSkillR1Generation(base(), ports().value);
     const p = ports();
     await runSkillR1Generation(
@@ -245,7 +272,8 @@ describe('runSkillR1Generation', () => {
       p.value,
     );
     expect(p.batches[0]?.previousMeans).toEqual({});
-    expect(p.batches[0]?.lambdas).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(p.batches[0]?.carriedMeans).toEqual({});
+    expect(p.batches[0]?.interGenerationWeights).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it('an editor proposing nothing valid is asked again with the reasons, then the current skill stands', async () => {
@@ -387,7 +415,7 @@ describe('runSkillR1Generation', () => {
       proposals: { calls: 2, failedCalls: 0, rejected: 2, reused: false },
     });
     // No skill, no history record; the skill-free mean is the next generation's A_inter baseline.
-    expect(r.state.tasks.a).toEqual({ history: [], previousMean: 0 });
+    expect(r.state.tasks.a).toEqual({ history: [], previousMean: 0, carriedMean: 0 });
     expect(p.batches[0]?.groupIds).toEqual(['b']);
     expect(r.advantages?.map((a) => a.taskId)).toEqual(['b']);
     expect(r.state.generationMeans[1]).toBe(0.5);

@@ -31,6 +31,13 @@ export interface SkillR1TaskState {
   current?: Skill;
   /** Mean reward of the latest generation (s0's rollouts before generation 1): A_inter's baseline. */
   previousMean?: number;
+  /**
+   * Mean reward of the carried skill's own rollouts in the latest generation (s0's before generation 1; the
+   * skill-free rollouts' after a `no-skill` fallback): the baseline of `skill-r1`'s `interBaseline:
+   * 'carried-skill'`. Absent in a state checkpointed before it existed: such a task is left out of the
+   * batch's `carriedMeans` for one generation.
+   */
+  carriedMean?: number;
 }
 
 /** The loop's state over a set of task instances. Plain JSON. */
@@ -99,11 +106,12 @@ export interface SkillR1GenerationInput {
   candidates: number;
   /** M: episodes per candidate, and per task under s0. */
   episodes: number;
-  /** λ of A_inter per sample (0: vanilla GRPO's A_intra alone). */
+  /** λ of A_inter, the batch's `interGenerationWeights` for every sample (0: vanilla GRPO's A_intra alone). */
   lambda: number;
   /**
-   * Whether the batch carries each instance's previous-generation mean (A_inter's baseline). False for
-   * vanilla GRPO, which scores candidates within the generation only.
+   * Whether the batch carries each instance's A_inter baselines: the previous generation's mean
+   * (`previousMeans`) and the carried skill's (`carriedMeans`). False for vanilla GRPO, which scores
+   * candidates within the generation only (both records are then empty).
    */
   interGeneration: boolean;
   /** Which candidate goes forward: the best (ties to the earliest), or one sampled in proportion to reward. */
@@ -210,9 +218,9 @@ function taskState(state: SkillR1State, taskId: string): SkillR1TaskState {
  * candidates per task from its history H_{g−1}, for all tasks concurrently; a call that gives no valid
  * candidate is retried with what was wrong, and past the retries the task falls back to its current skill
  * (or runs without one); the frozen task model runs M episodes under each candidate, the estimator scores
- * them in one two-level batch (λ per sample, the previous generation's mean per instance), the editor learns
- * from its own candidates in `grpo` mode, and the best (or a sampled) candidate is carried forward with a
- * history record.
+ * them in one two-level batch (λ per sample, the previous generation's and the carried skill's mean per
+ * instance), the editor learns from its own candidates in `grpo` mode, and the best (or a sampled) candidate
+ * is carried forward with a history record.
  *
  * The step keeps no state of its own and writes nothing: the caller persists the returned state, the
  * proposals (`onCandidates`, `onAttempt`) and the batch, and reports the outcomes and the proposal counts.
@@ -250,6 +258,7 @@ async function runStart(
     const skill = s0(task);
     const reward = mean(mine.map((r) => r.reward));
     ts.previousMean = reward;
+    ts.carriedMean = reward;
     if (skill) {
       ts.current = skill;
       ts.history.push(recordFor(0, skill, reward, mine));
@@ -338,25 +347,33 @@ async function runEditorGeneration(
       flat.push({ task, candidate, index, reward: mean(mine.map((r) => r.reward)), runs: mine, fallback });
     });
   }
-  // The method's inputs travel in the batch, so any estimator (a package's too) receives them: the
-  // previous generation's mean per instance and λ per sample. Vanilla GRPO has no inter-generation term.
+  // The method's inputs travel in the batch, so any estimator (a package's too) receives them: per instance
+  // the previous generation's mean and the carried skill's mean (the estimator's `interBaseline` picks one),
+  // and λ per sample. Vanilla GRPO has no inter-generation term.
   const previousMeans: Record<string, number> = {};
+  const carriedMeans: Record<string, number> = {};
   if (input.interGeneration) {
     for (const task of input.tasks) {
-      const prev = taskState(state, task.id).previousMean;
-      if (prev !== undefined && candidatesOf(task).length > 0) previousMeans[task.id] = prev;
+      if (candidatesOf(task).length === 0) continue;
+      const ts = taskState(state, task.id);
+      if (ts.previousMean !== undefined) previousMeans[task.id] = ts.previousMean;
+      if (ts.carriedMean !== undefined) carriedMeans[task.id] = ts.carriedMean;
     }
   }
   let advantages: number[] = [];
   let estimatorMetrics: Record<string, number> | undefined;
   if (flat.length > 0) {
+    const interGenerationWeights = flat.map(() => input.lambda);
     const result = ports.estimate({
       scores: flat.map((f) => f.reward),
       groupIds: flat.map((f) => f.task.id),
       instanceIds: flat.map((f) => f.task.id),
       generations: flat.map(() => g),
-      lambdas: flat.map(() => input.lambda),
+      interGenerationWeights,
+      // Deprecated copy, for an estimator written against @skillrl/core 0.1; removed with `lambdas`.
+      lambdas: interGenerationWeights,
       previousMeans,
+      carriedMeans,
     });
     advantages = Array.from(result.advantages);
     estimatorMetrics = result.metrics;
@@ -391,6 +408,7 @@ async function runEditorGeneration(
       const reward = mean(free.map((r) => r.reward));
       groupMeans.push(reward);
       ts.previousMean = reward;
+      ts.carriedMean = reward;
       outcomes.push({
         taskId: task.id,
         meanReward: reward,
@@ -415,6 +433,7 @@ async function runEditorGeneration(
     ts.history.push(record);
     ts.current = chosen.candidate.skill;
     ts.previousMean = genMean;
+    ts.carriedMean = chosen.reward;
     outcomes.push({
       taskId: task.id,
       skill: chosen.candidate.skill,
