@@ -60,7 +60,7 @@ describe('components named by package', () => {
     }
   });
 
-  it("a package estimator gets the method's inputs in the batch: SKILLC's λ_k per sample", async () => {
+  it("a package estimator gets the method's inputs in the batch: SKILLC's λ_k per sample (attributionStrengths)", async () => {
     // A third-party estimator installed in the config's node_modules, named by package: it records the
     // batch fields it received and returns zeros. No estimator gets special treatment by name, so it must
     // see exactly what the built-in skillc sees.
@@ -84,7 +84,7 @@ export const estimators = {
   'lambda-recorder': (options = {}) => ({
     name: 'lambda-recorder',
     estimate(batch) {
-      if (options.log) appendFileSync(options.log, JSON.stringify({ lambdas: Array.from(batch.lambdas ?? []), families: Array.from(batch.families ?? []), conditions: Array.from(batch.conditions ?? []) }) + '\\n');
+      if (options.log) appendFileSync(options.log, JSON.stringify({ strengths: Array.from(batch.attributionStrengths ?? []), families: Array.from(batch.families ?? []), conditions: Array.from(batch.conditions ?? []) }) + '\\n');
       return { advantages: new Float64Array(batch.scores.length), metrics: {} };
     },
   }),
@@ -99,7 +99,7 @@ export const estimators = {
     const batches = readFileSync(log, 'utf8')
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as { lambdas: number[]; families: string[]; conditions: number[] });
+      .map((l) => JSON.parse(l) as { strengths: number[]; families: string[]; conditions: number[] });
     expect(batches).toHaveLength(4);
     const events = readFileSync(join(result.dir, 'events.jsonl'), 'utf8')
       .split('\n')
@@ -111,14 +111,14 @@ export const estimators = {
     };
     batches.forEach((batch, i) => {
       const state = stateAt(i + 1);
-      expect(batch.lambdas).toHaveLength(batch.families.length);
+      expect(batch.strengths).toHaveLength(batch.families.length);
       batch.families.forEach((family, j) => {
         const expected = state?.active.includes(family) ? state.lambda[family] : 0;
-        expect(batch.lambdas[j]).toBe(expected);
+        expect(batch.strengths[j]).toBe(expected);
       });
     });
     // Something to attribute: at least one step had a positive λ.
-    expect(batches.some((b) => b.lambdas.some((l) => l > 0))).toBe(true);
+    expect(batches.some((b) => b.strengths.some((l) => l > 0))).toBe(true);
   });
 
   it('a package that is not installed fails before any rollout, naming the package', async () => {

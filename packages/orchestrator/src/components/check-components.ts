@@ -1,6 +1,7 @@
-import type { JsonObject, TaskAdapter } from '@skillrl/core';
+import type { EstimatorBatchOverrides, JsonObject, TaskAdapter, ValidationIssue } from '@skillrl/core';
 import { createRng, RegistryError, ValidationError } from '@skillrl/core';
 import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
+import { checkEstimatorOverrides, readBatchOverrides } from '../config/check-estimator-overrides.js';
 import type { ComponentSpec, LoadedConfig } from '../config/config-types.js';
 import { BUILTIN_COMPONENTS } from './builtin-components.js';
 import type { ComponentKind } from './component-types.js';
@@ -104,7 +105,7 @@ async function checkPlugin(
 async function checkEstimator(
   spec: ComponentSpec,
   configPath: string,
-): Promise<Omit<ComponentCheck, 'role' | 'kind'>> {
+): Promise<Omit<ComponentCheck, 'role' | 'kind'> & { batchOverrides?: EstimatorBatchOverrides }> {
   const s = normalise(spec);
   try {
     const advantage = await importBuiltin(
@@ -116,19 +117,40 @@ async function checkEstimator(
     if (s.package === undefined) {
       const name = s.name as string;
       if (!known.includes(name)) throw new RegistryError('estimator', name, 'unknown', known);
-      return { source: `registry:${name}`, resolved: '@skillrl/advantage' };
+      // A built-in factory is a pure function: creating it checks the options as `run` will (a misspelt
+      // `interBaseline`, a `w` out of range) without running anything.
+      (advantage.createEstimator as (name: string, options?: JsonObject) => unknown)(name, s.options);
+      const declared = advantage.estimatorBatchOverrides as ((name: string) => unknown) | undefined;
+      return {
+        source: `registry:${name}`,
+        resolved: '@skillrl/advantage',
+        batchOverrides: readBatchOverrides(typeof declared === 'function' ? declared(name) : undefined),
+      };
     }
     const what = `estimator "${s.name ?? s.package}"`;
     const { url, mod } = await importPlugin(s.package, configPath, what);
-    const names = Object.keys(estimatorTable(mod, s.package, what));
+    const table = estimatorTable(mod, s.package, what);
+    const names = Object.keys(table);
     const name = s.name ?? (names.length === 1 ? names[0] : undefined);
     if (name === undefined || !names.includes(name)) {
       throw new RegistryError(`estimator of "${s.package}"`, s.name ?? '(unnamed)', 'unknown', names);
     }
-    return { source: `package:${s.package}#${name}`, resolved: url };
+    // Read off the factory, not called (a package's factory may start work).
+    const batchOverrides = readBatchOverrides((table[name] as { batchOverrides?: unknown }).batchOverrides);
+    return { source: `package:${s.package}#${name}`, resolved: url, batchOverrides };
   } catch (error) {
     return { source: s.package ? `package:${s.package}` : `registry:${s.name}`, error };
   }
+}
+
+/** A combination that cannot work, as a row: `role` is the config field to change. */
+function configRow(issue: ValidationIssue): ComponentCheck {
+  return {
+    role: issue.path.replace(/^\$\./, ''),
+    kind: 'config',
+    source: 'config',
+    error: new ValidationError('config', [issue]),
+  };
 }
 
 /**
@@ -163,8 +185,14 @@ export async function checkComponents(loaded: LoadedConfig): Promise<ComponentCh
     if (spec === undefined) continue;
     const s = normalise(spec);
     let row: Omit<ComponentCheck, 'role' | 'kind'>;
-    if (kind === 'estimator') row = await checkEstimator(spec, path);
-    else if (s.package !== undefined) {
+    if (kind === 'estimator') {
+      const { batchOverrides, ...checked } = await checkEstimator(spec, path);
+      out.push({ role, kind, ...checked });
+      // Options the method's batch fields replace would do nothing: what `run` refuses before it starts.
+      for (const issue of checkEstimatorOverrides(config, batchOverrides ?? {})) out.push(configRow(issue));
+      continue;
+    }
+    if (s.package !== undefined) {
       row = await checkPlugin(kind, s as { name?: string; package: string; export?: string }, path);
     } else row = checkBuiltin(kind, s.name as string, path, s.options);
     out.push({ role, kind, ...row });
@@ -183,14 +211,7 @@ export async function checkComponents(loaded: LoadedConfig): Promise<ComponentCh
       out.push({ role: 'adapter', kind: 'adapter', source: 'options', error });
     }
     if (adapter) {
-      for (const issue of await checkConfigAgainstAdapter(config, adapter)) {
-        out.push({
-          role: issue.path.replace(/^\$\./, ''),
-          kind: 'config',
-          source: 'config',
-          error: new ValidationError('config', [issue]),
-        });
-      }
+      for (const issue of await checkConfigAgainstAdapter(config, adapter)) out.push(configRow(issue));
     }
   }
   return out;

@@ -1,5 +1,12 @@
-import type { AdvantageEstimator, EstimatorFactory, JsonObject, JsonValue } from '@skillrl/core';
+import type {
+  AdvantageEstimator,
+  EstimatorBatchOverrides,
+  EstimatorFactory,
+  JsonObject,
+  JsonValue,
+} from '@skillrl/core';
 import { InvalidArgumentError, RegistryError } from '@skillrl/core';
+import { readBatchOverrides } from '../config/check-estimator-overrides.js';
 import type { ComponentSpec } from '../config/config-types.js';
 import { BUILTIN_COMPONENTS, type BuiltinEntry, importEntry } from './builtin-components.js';
 import type {
@@ -128,6 +135,11 @@ export interface ResolvedEstimator {
    * exactly what a built-in one gets.
    */
   create(): AdvantageEstimator;
+  /**
+   * The batch fields that replace options of this estimator, as its factory declares them (`{}` when it
+   * declares none): with the fields the method fills, what `checkEstimatorOverrides` refuses in a config.
+   */
+  batchOverrides: EstimatorBatchOverrides;
 }
 
 const ESTIMATOR_TABLE = '{ "<name>": (options) => AdvantageEstimator }';
@@ -209,5 +221,10 @@ export async function resolveEstimator(spec: ComponentSpec, configPath: string):
       Object.keys(made ?? {}).map((k) => `${k} (${typeof (made as unknown as Record<string, unknown>)[k]})`),
     );
   }
-  return { name: resolvedName, source, create: () => create(resolvedName, s.options) };
+  // An older @skillrl/advantage has no declarations to read: nothing is overridden as far as it says.
+  const declared = advantage.estimatorBatchOverrides as ((name: string) => unknown) | undefined;
+  const batchOverrides = readBatchOverrides(
+    typeof declared === 'function' ? declared(resolvedName) : undefined,
+  );
+  return { name: resolvedName, source, create: () => create(resolvedName, s.options), batchOverrides };
 }

@@ -21,6 +21,7 @@ import type {
 import type { ResolvedComponent } from '../components/component-types.js';
 import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
+import { refuseOverriddenOptions } from '../config/check-estimator-overrides.js';
 import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import { openRun } from '../run/open-run.js';
@@ -135,6 +136,8 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     }
   }
   const estimator = await resolveEstimator(config.estimator ?? 'skill-r1', configPath);
+  // An option the generation's batch fields replace (skill-r1's lambda, say) would do nothing: refused here.
+  refuseOverriddenOptions(config, estimator.batchOverrides, options);
   const tasks = await loadTasks(adapter, config.tasks, config.seed);
   const heldOutTasks = section.heldOut ? await loadTasks(adapter, section.heldOut, config.seed + 3) : [];
   const bank = useS0 && adapter.skills ? await adapter.skills() : [];

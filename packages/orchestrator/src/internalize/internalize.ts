@@ -14,6 +14,7 @@ import { type PlannedEpisode, planRollouts } from '@skillrl/rollout';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
+import { refuseOverriddenOptions } from '../config/check-estimator-overrides.js';
 import { retirementWarnings } from '../config/check-retirement.js';
 import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
@@ -87,6 +88,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   const families = [...adapter.families];
   const estimatorSpec = config.estimator ?? DEFAULT_ESTIMATOR[variant];
   const estimator = await resolveEstimator(estimatorSpec, configPath);
+  // An option the step's batch fields replace (skillc's lambda, say) would do nothing: refused here.
+  refuseOverriddenOptions(config, estimator.batchOverrides, options);
   const pool = await loadTasks(adapter, config.tasks, config.seed);
   const validationTasks = await loadTasks(
     adapter,
@@ -241,12 +244,16 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       const runs = await session.runEpisodes(planGroups(stepPlan), `s${t}`, runCtx);
 
       const est = estimator.create();
+      // λ_k per sample travels in the batch (0 for a retired type), so a package's estimator receives it too.
+      // The fields filled here are `METHOD_BATCH_FIELDS.internalize` (check-estimator-overrides.ts).
+      const attributionStrengths = plan.attributionStrengthsOf(
+        stepPlan,
+        runs.map((r) => r.family),
+      );
       const result = est.estimate({
-        // λ_k per sample travels in the batch (0 for a retired type), so a package's estimator receives it too.
-        lambdas: plan.lambdasOf(
-          stepPlan,
-          runs.map((r) => r.family),
-        ),
+        attributionStrengths,
+        // Deprecated copy, for an estimator written against @skillrl/core 0.1; removed with `lambdas`.
+        lambdas: attributionStrengths,
         scores: runs.map((r) => r.reward),
         groupIds: runs.map((r) => r.taskId),
         instanceIds: runs.map((r) => r.taskId),
