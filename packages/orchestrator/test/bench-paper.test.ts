@@ -45,5 +45,12 @@ describe('bench:paper', () => {
     expect(() =>
       execFileSync(process.execPath, [PAPER, '--seeds', '1,x'], { encoding: 'utf8', stdio: 'pipe' }),
     ).toThrow(/--seeds: expected integers >= 0/);
+    expect(() =>
+      execFileSync(process.execPath, [PAPER, '--budget', 'huge'], { encoding: 'utf8', stdio: 'pipe' }),
+    ).toThrow(/--budget: expected published, low or both/);
+    // The shop table is dropped, and the refusal says why.
+    expect(() =>
+      execFileSync(process.execPath, [PAPER, '--only', 'shop'], { encoding: 'utf8', stdio: 'pipe' }),
+    ).toThrow(/--only shop: .*no with\/without gap/);
   });
 });

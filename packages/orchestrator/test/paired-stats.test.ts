@@ -1,0 +1,113 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  pairedBootstrap,
+  pairedDifference,
+  tCdf,
+  tInterval,
+  tQuantile,
+  verdict,
+} from '../bench/paired-stats.mjs';
+
+const bySeed = (xs: readonly number[]) => xs.map((x, i) => [i + 1, x] as const);
+
+describe('bench/paired-stats', () => {
+  it("gives Student's t quantiles of the printed tables", () => {
+    // t(0.975, df) from any statistics table.
+    const table: [number, number][] = [
+      [1, 12.7062],
+      [2, 4.3027],
+      [3, 3.1824],
+      [4, 2.7764],
+      [5, 2.5706],
+      [9, 2.2622],
+      [29, 2.0452],
+      [120, 1.9799],
+    ];
+    for (const [df, t] of table) expect(tQuantile(0.975, df)).toBeCloseTo(t, 4);
+    expect(tQuantile(0.95, 4)).toBeCloseTo(2.1318, 4);
+    expect(tQuantile(0.025, 4)).toBeCloseTo(-2.7764, 4);
+    // df = 1 is Cauchy: P(T ≤ 1) = 3/4.
+    expect(tCdf(1, 1)).toBeCloseTo(0.75, 12);
+  });
+
+  it('puts the paired t interval where a hand computation does', () => {
+    // Differences 1..5: mean 3, sd √2.5, SE √0.5, t(0.975, 4) = 2.776445 → 3 ± 1.963243.
+    const d = pairedDifference(bySeed([11, 12, 13, 14, 15]), bySeed([10, 10, 10, 10, 10]));
+    expect(d.mean).toBe(3);
+    expect(d.lo).toBeCloseTo(1.036757, 6);
+    expect(d.hi).toBeCloseTo(4.963243, 6);
+    expect(d.verdict).toBe('ahead');
+    expect([d.ahead, d.behind]).toEqual([5, 0]);
+    // Pairs are by seed: a seed missing on either side, or non-finite, is left out.
+    const partial = pairedDifference(
+      [
+        [1, 0.5],
+        [2, 0.6],
+        [3, Number.NaN],
+      ],
+      [
+        [2, 0.4],
+        [1, 0.45],
+        [3, 0.1],
+        [4, 0.2],
+      ],
+    );
+    expect(partial.seeds).toEqual([1, 2]);
+    expect(partial.differences.map((x) => Number(x.toFixed(12)))).toEqual([0.05, 0.2]);
+    // 0.125 ± 12.706 · 0.075.
+    expect(partial.lo).toBeCloseTo(0.125 - 12.706205 * 0.075, 5);
+  });
+
+  it('calls an interval that contains 0 a tie, and one value no interval', () => {
+    expect(verdict(-0.01, 0.2)).toBe('tie');
+    expect(verdict(0.01, 0.2)).toBe('ahead');
+    expect(verdict(-0.3, -0.01)).toBe('behind');
+    const one = pairedDifference([[1, 0.6]], [[1, 0.4]]);
+    expect(one.n).toBe(1);
+    expect(Number.isNaN(one.lo)).toBe(true);
+    expect(one.verdict).toBe('unknown');
+    expect(Number.isNaN(tInterval([0.3]).hi)).toBe(true);
+  });
+
+  const arms = fc
+    .integer({ min: 2, max: 8 })
+    .chain((n) =>
+      fc.tuple(
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: n, maxLength: n }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: n, maxLength: n }),
+      ),
+    );
+
+  it('holds the mean difference inside its interval, and shifts with either arm (property)', () => {
+    fc.assert(
+      fc.property(arms, fc.double({ min: -1, max: 1, noNaN: true }), ([a, b], c) => {
+        const d = pairedDifference(bySeed(a), bySeed(b));
+        expect(d.lo).toBeLessThanOrEqual(d.mean + 1e-12);
+        expect(d.hi).toBeGreaterThanOrEqual(d.mean - 1e-12);
+        // Shifting arm a by c shifts the interval by c; swapping the arms mirrors it.
+        const shifted = pairedDifference(bySeed(a.map((x) => x + c)), bySeed(b));
+        expect(shifted.lo).toBeCloseTo(d.lo + c, 9);
+        expect(shifted.hi).toBeCloseTo(d.hi + c, 9);
+        const swapped = pairedDifference(bySeed(b), bySeed(a));
+        expect(swapped.lo).toBeCloseTo(-d.hi, 9);
+        expect(swapped.hi).toBeCloseTo(-d.lo, 9);
+      }),
+    );
+  });
+
+  it('bootstraps the same interval from the same seed, inside the range of the differences (property)', () => {
+    fc.assert(
+      fc.property(arms, fc.integer({ min: 0, max: 1000 }), ([a, b], seed) => {
+        const options = { resamples: 500, seed };
+        const first = pairedBootstrap(bySeed(a), bySeed(b), options);
+        expect(pairedBootstrap(bySeed(a), bySeed(b), options)).toEqual(first);
+        const differences = a.map((x, i) => x - (b[i] as number));
+        expect(first.lo).toBeGreaterThanOrEqual(Math.min(...differences) - 1e-12);
+        expect(first.hi).toBeLessThanOrEqual(Math.max(...differences) + 1e-12);
+        expect(first.lo).toBeLessThanOrEqual(first.hi);
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
