@@ -20,6 +20,10 @@
 // Beside them, two cheap diagnostics: a behaviour-cloning ceiling (bc-ceiling.mjs) and the transfer ratio of
 // the SKILLC and GRPO policies at their start and end (transfer-ratio.mjs).
 //
+// Cost, measured with two jobs on two cores: a 120-step household run takes about 4 min, a 360-step one about
+// three times that, so the full command is about 6 h (45 runs per budget, the published budget two thirds of
+// it); a diagnostic takes 1–2 min. `--budget low|published` and `--only` run parts.
+//
 // Statistics (paired-stats.mjs): mean ± standard error over seeds, and for each row the paired difference
 // by seed against GRPO and against SKILLC (same seed = same task pool, test tasks and initial weights) with a
 // 95 % Student's t interval (n − 1 df) and a seeded paired bootstrap as a cross-check. A difference whose
@@ -31,9 +35,9 @@ import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { readRunStream } from '@skillrl/core';
 import pLimit from 'p-limit';
 import { finite, mean, pairedBootstrap, pairedDifference, se, tInterval } from './paired-stats.mjs';
+import { gapCurve, gapsOf, retirementsOf } from './run-dynamics.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const CLI = join(HERE, '..', 'dist', 'cli.js');
@@ -311,53 +315,7 @@ const differenceCells = (d) =>
       ]
     : ['–', '–', '–', '–'];
 
-/** Mean over seeds of each validation's with − without gap, by step (summary.gapByStep of each run). */
-function gapCurve(runs) {
-  const bySteps = new Map();
-  for (const r of runs) {
-    for (const v of r.summary.gapByStep ?? []) {
-      if (v.gap === null || v.gap === undefined) continue;
-      const list = bySteps.get(v.step) ?? [];
-      list.push(v.gap);
-      bySteps.set(v.step, list);
-    }
-  }
-  return [...bySteps.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(([step, gaps]) => ({ step, gap: mean(gaps), seeds: gaps.length }));
-}
 const curveText = (curve) => curve.map((p) => `${p.step}: ${pct(p.gap)}`).join(', ');
-
-/** A run's measured gaps (step 0 first), its last / first ratio (a ratio needs a positive first gap). */
-function gapsOf(summary) {
-  const gaps = (summary.gapByStep ?? []).filter((v) => v.gap !== null && v.gap !== undefined);
-  const first = gaps[0]?.gap;
-  const last = gaps.at(-1)?.gap;
-  return { gaps, ratio: gaps.length >= 2 && first > 0 ? last / first : Number.NaN };
-}
-
-/**
- * Retirements of a run, from its validation events: the step each type retired at, and whether that
- * validation was all-fail for the type (no success with or without its skill: it says nothing of the gap).
- */
-function retirementsOf(dir) {
-  const out = [];
-  let before = new Set();
-  for (const e of readRunStream(dir, 'events')) {
-    if (e.type !== 'validation') continue;
-    const now = new Set(e.curriculum?.retired ?? []);
-    for (const family of now) {
-      if (before.has(family)) continue;
-      const v = e.validation?.families?.[family];
-      const successes = v
-        ? Math.round(v.withSkill * v.withSkillEpisodes + v.withoutSkill * v.withoutSkillEpisodes)
-        : Number.NaN;
-      out.push({ family, step: e.step, allFail: successes === 0 });
-    }
-    before = now;
-  }
-  return out;
-}
 
 const started = Date.now();
 mkdirSync(out, { recursive: true });
@@ -523,9 +481,9 @@ function householdResults(budget) {
       withoutSkill: metric('test_success_without'),
       withSkill: skillFree ? null : metric('test_success_with'),
       perFamily: Object.fromEntries(FAMILIES.map(([f]) => [f, metric(`test_without_${f}`)])),
-      gapByStep: skillFree ? [] : gapCurve(runs),
+      gapByStep: skillFree ? [] : gapCurve(runs.map((r) => r.summary)),
       gapRatio: skillFree ? [] : gaps.map((g) => g.ratio),
-      gapsPerRun: skillFree ? [] : gaps.map((g) => g.gaps.map((v) => ({ step: v.step, gap: v.gap }))),
+      gapsPerRun: skillFree ? [] : gaps.map((g) => g.gaps),
       active: metric('final_active'),
       retirements: section.variant === 'skillc' ? runs.map((r) => retirementsOf(r.dir)) : [],
       runs: runs.map((r) => r.dir),
