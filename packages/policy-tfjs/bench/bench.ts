@@ -1,15 +1,16 @@
 // pnpm bench: acting speed, trainer update time (wasm, cpu; hand-written gradients and tfjs autodiff;
 // PyTorch CPU on the same network and batch) and a short GRPO learning curve.
 // Environment: BENCH_MINUTES (learning curve length, default 6), BENCH_EVERY (steps between evaluations,
-// default 20), BENCH_REPS (timed trainer updates, default 5), PYTHON (an interpreter with torch and numpy;
-// default /usr/bin/python3 when it has them).
+// default 20), BENCH_REPS (timed trainer updates, default 5), BENCH_ACTING_EPISODES (household episodes of
+// the acting table, default 240), BENCH_ONLY=acting (the acting table alone), PYTHON (an interpreter with
+// torch and numpy; default /usr/bin/python3 when it has them).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import type { Skill, Task, TaskAdapter, Trajectory } from '@skillrl/core';
+import type { Agent, AgentContext, Skill, Task, TaskAdapter, Trajectory } from '@skillrl/core';
 import household from '@skillrl/task-household';
 import shop from '@skillrl/task-shop';
 import { type BackendChoice, initBackend } from '@skillrl/tensor-ops';
@@ -21,47 +22,117 @@ import {
   FEATURE_COUNT,
   type SkillReadingAgent,
   type TfjsTrainerOptions,
+  type Vocabulary,
   vocabularyFromAdapter,
 } from '../src/index.js';
 import { CONTEXT_BLOCKS, hiddenScales } from '../src/model/agent-config.js';
 import { packDecisionBatch } from '../src/model/decision-batch.js';
-import { playEpisode, skillFor } from '../src/testing/play-episode.js';
+import { playEpisode, playEpisodesTogether, skillFor } from '../src/testing/play-episode.js';
 import { printTable } from './print-table.js';
 import { groupedEpisodes, trainingBatch } from './training-batch.js';
 
 const SEED = 'policy-tfjs-bench';
 const REPS = Number(process.env.BENCH_REPS ?? 5);
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 6);
+/** Household episodes of the acting table (shop: half as many); default 240. */
+const ACTING_EPISODES = Number(process.env.BENCH_ACTING_EPISODES ?? 240);
+/** `acting`: only the acting table. */
+const ONLY = process.env.BENCH_ONLY;
+/** Episodes in lockstep: the paper protocol's concurrency. */
+const ROUND = 8;
 const here = dirname(fileURLToPath(import.meta.url));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-async function acting(name: string, adapter: TaskAdapter, agent: SkillReadingAgent, episodes: number) {
+/** Process CPU time (user + system) in milliseconds: on a shared machine steadier than the wall clock. */
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
+/** Counts the CPU time of the agent's own calls (act or actMany), beside the episodes' totals. */
+function timedAgent(agent: SkillReadingAgent) {
+  let ms = 0;
+  const timed = {
+    act: async (context: AgentContext) => {
+      const started = cpuMs();
+      const action = await agent.act(context);
+      ms += cpuMs() - started;
+      return action;
+    },
+    actMany: async (contexts: readonly AgentContext[]) => {
+      const started = cpuMs();
+      const actions = await agent.actMany(contexts);
+      ms += cpuMs() - started;
+      return actions;
+    },
+  };
+  return { timed, policyMs: () => ms };
+}
+
+/**
+ * Decisions per second of the untrained agent (skill present, sampled) on the same episodes, played one at a
+ * time with `act` per decision, then `ROUND` at a time in lockstep with one `actMany` per round (how
+ * rollout's collector runs the episodes in flight). Decisions per second of wall clock and of process CPU
+ * time (the environment included), and the CPU time inside the agent's calls per decision.
+ */
+async function acting(name: string, adapter: TaskAdapter, vocabulary: Vocabulary, episodes: number) {
   const skills = (await adapter.skills?.()) ?? [];
   const tasks = await adapter.load({ split: 'train', limit: episodes, seed: 5 });
-  let steps = 0;
-  let wins = 0;
-  const started = performance.now();
-  for (const task of tasks) {
-    const t = await playEpisode({
+  const plan = (agent: Agent) =>
+    tasks.map((task) => ({
       adapter,
       agent,
       task,
       skill: skillFor(skills, task.family),
       seed: `${SEED}/${task.id}`,
-    });
-    steps += t.steps.length;
-    wins += t.reward;
+    }));
+  const play = async (agent: SkillReadingAgent, batched: boolean, count = tasks.length) => {
+    const { timed, policyMs } = timedAgent(agent);
+    const started = performance.now();
+    const cpu = cpuMs();
+    const out: Trajectory[] = [];
+    const all = plan(timed).slice(0, count);
+    if (!batched) for (const episode of all) out.push(await playEpisode(episode));
+    else {
+      for (let at = 0; at < all.length; at += ROUND) {
+        out.push(...(await playEpisodesTogether(timed, all.slice(at, at + ROUND))));
+      }
+    }
+    return {
+      out,
+      s: (performance.now() - started) / 1000,
+      cpuS: (cpuMs() - cpu) / 1000,
+      policyMs: policyMs(),
+    };
+  };
+  // Both paths compiled and warm before either is timed.
+  for (const batched of [false, true])
+    await play(createSkillReadingAgent({ vocabulary, seed: 1 }), batched, 32);
+  const rows: string[][] = [];
+  let reference: string | undefined;
+  for (const mode of ['act, one decision a call', `actMany, rounds of ${ROUND} episodes`]) {
+    // A fresh agent per mode: the same weights, and no cache carried over from the other mode.
+    const { out, s, cpuS, policyMs } = await play(
+      createSkillReadingAgent({ vocabulary, seed: 1 }),
+      mode.startsWith('actMany'),
+    );
+    const steps = out.reduce((a, t) => a + t.steps.length, 0);
+    const json = JSON.stringify(out);
+    reference ??= json;
+    rows.push([
+      name,
+      mode,
+      String(tasks.length),
+      String(steps),
+      (steps / s).toFixed(0),
+      (steps / cpuS).toFixed(0),
+      ((1000 * policyMs) / steps).toFixed(1),
+      (out.reduce((a, t) => a + t.reward, 0) / out.length).toFixed(3),
+      json === reference ? 'yes' : 'NO',
+    ]);
   }
-  const s = (performance.now() - started) / 1000;
-  return [
-    name,
-    tasks.length,
-    steps,
-    (tasks.length / s).toFixed(1),
-    (steps / s).toFixed(0),
-    (wins / tasks.length).toFixed(3),
-  ];
+  return rows;
 }
 
 // The trainer settings of the paper runs (orchestrator/bench/paper.mjs): what a training run spends its time on.
@@ -491,12 +562,27 @@ async function main() {
   const agent = createSkillReadingAgent({ vocabulary, seed: 1 });
   const skills = await household.skills();
   const shopVocabulary = await vocabularyFromAdapter(shop, { seed: SEED, episodes: 30 });
-  const shopAgent = createSkillReadingAgent({ vocabulary: shopVocabulary, seed: 1 });
-  console.log('Acting (untrained agent, skill present, sampled; typed-array scorer, no tensors):');
-  printTable(
-    ['environment', 'episodes', 'steps', 'episodes/s', 'steps/s', 'mean reward'],
-    [await acting('household', household, agent, 120), await acting('shop', shop, shopAgent, 60)],
+  console.log(
+    `Acting: decisions per second (untrained agent, skill present, sampled; typed-array scorer, no tensors), the same episodes one at a time and ${ROUND} at a time in lockstep; "same" compares every trajectory with the first row's:`,
   );
+  printTable(
+    [
+      'environment',
+      'mode',
+      'episodes',
+      'decisions',
+      'decisions/s (wall)',
+      'decisions per CPU s',
+      'policy CPU µs/decision',
+      'mean reward',
+      'same',
+    ],
+    [
+      ...(await acting('household', household, vocabulary, ACTING_EPISODES)),
+      ...(await acting('shop', shop, shopVocabulary, Math.ceil(ACTING_EPISODES / 2))),
+    ],
+  );
+  if (ONLY === 'acting') return;
   await trainerSteps(agent, skills);
   await learningCurve(agent, skills);
 }

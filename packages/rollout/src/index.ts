@@ -60,6 +60,7 @@ export {
   type RolloutSummary,
   type TrajectoryInfo,
 } from './collect/collect-rollouts.js';
+export { type BatchedAgent, decisionRounds, isBatchedAgent } from './collect/decision-rounds.js';
 export {
   type PairingOptions,
   type PlannedEpisode,

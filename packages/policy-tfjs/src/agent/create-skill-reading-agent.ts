@@ -16,7 +16,7 @@ import {
   copyParameters,
   initParameters,
 } from '../model/parameters.js';
-import { scoreDecision } from '../model/score-decision.js';
+import { createEmbeddingCache, type EmbeddingCache, scoreDecisions } from '../model/score-decision.js';
 import type { GoalBindings } from '../skill/skill-clauses.js';
 import type { Vocabulary } from '../text/vocabulary.js';
 import { saveSkillReadingAgent } from './checkpoint.js';
@@ -55,11 +55,26 @@ export interface SkillReadingAgent extends Agent {
   readonly vocabulary: Vocabulary;
   readonly temperature: number;
   readonly greedy: boolean;
-  /** The live weights, shared with every `withSampling` view and written by the trainer. */
+  /**
+   * The live weights, shared with every `withSampling` view and replaced by the trainer through
+   * `setParameters`. Read-only: acting caches what it computed from them until they are replaced, so a write
+   * into these arrays in place would not be seen.
+   */
   readonly parameters: AgentParameters;
   act(context: AgentContext): Promise<AgentAction>;
   /** The policy's distribution over the candidates for a context, without choosing. */
   distribution(context: AgentContext): ActionDistribution;
+  /**
+   * `distribution` of several contexts at once (a round of decisions of concurrent episodes), with one
+   * hidden-layer product for all of them; each entry equals `distribution` of its context exactly.
+   */
+  distributions(contexts: readonly AgentContext[]): ActionDistribution[];
+  /**
+   * `act` on several contexts at once: what an episode collector calls with one decision of each episode it
+   * runs. Entry i is exactly what `act(contexts[i])` returns: each decision draws from its own context's seed
+   * (contexts without one draw from the agent's stream in order), so batching never changes a trajectory.
+   */
+  actMany(contexts: readonly AgentContext[]): Promise<AgentAction[]>;
   /**
    * The memory's word ids for a decision taken after these earlier actions of the episode: what a trainer
    * passes to `packBatch` beside the stored records (the records do not carry it).
@@ -77,6 +92,8 @@ export interface SkillReadingAgent extends Agent {
 
 interface SharedState {
   parameters: AgentParameters;
+  /** Mean embeddings of the word lists acting has scored under `parameters` (dropped when they change). */
+  means: EmbeddingCache;
 }
 
 /**
@@ -92,7 +109,7 @@ export function createSkillReadingAgent(options: SkillReadingAgentOptions): Skil
     ? copyParameters(options.parameters)
     : initParameters(config, vocabulary.size, options.seed ?? 0);
   checkParameters(parameters, config, vocabulary.size);
-  return makeAgent({ parameters }, config, options);
+  return makeAgent({ parameters, means: createEmbeddingCache() }, config, options);
 }
 
 function makeAgent(
@@ -115,7 +132,7 @@ function makeAgent(
   const stream = createRng(options.seed ?? 0).fork('act');
   let decisions = 0;
 
-  const distribution = (context: AgentContext): ActionDistribution => {
+  const encode = (context: AgentContext) => {
     const admissible = context.admissibleActions;
     if (!admissible || admissible.length === 0) {
       throw new InvalidArgumentError(
@@ -124,13 +141,43 @@ function makeAgent(
       );
     }
     const candidates = expand(admissible, context.task);
-    const record = encoder.encode(context, candidates, temperature);
-    const memory = encoder.memory(context.history.map((s) => s.action));
-    return {
+    return { candidates, ...encoder.encodeWithMemory(context, candidates, temperature) };
+  };
+  const distributions = (contexts: readonly AgentContext[]): ActionDistribution[] => {
+    const encoded = contexts.map(encode);
+    const logProbs = scoreDecisions(state.parameters, encoded, config.dim, state.means);
+    return encoded.map(({ candidates, memory, record }, i) => ({
       candidates,
       memory,
-      logProbs: scoreDecision(state.parameters, record, config.dim, memory),
+      logProbs: logProbs[i] as Float64Array,
       record,
+    }));
+  };
+  const choose = (context: AgentContext, { candidates, logProbs, record }: ActionDistribution) => {
+    let chosen = 0;
+    if (greedy) {
+      for (let c = 1; c < candidates.length; c++) {
+        if ((logProbs[c] as number) > (logProbs[chosen] as number)) chosen = c;
+      }
+    } else {
+      // One uniform draw per decision, from the context's seed when the episode loop gives one.
+      const rng = context.seed !== undefined ? createRng(context.seed) : stream.fork(decisions);
+      decisions += 1;
+      let u = rng.float();
+      chosen = candidates.length - 1;
+      for (let c = 0; c < candidates.length; c++) {
+        u -= Math.exp(logProbs[c] as number);
+        if (u < 0) {
+          chosen = c;
+          break;
+        }
+      }
+    }
+    record.chosen = chosen;
+    return {
+      action: candidates[chosen] as string,
+      logProb: logProbs[chosen] as number,
+      info: { policy: record },
     };
   };
 
@@ -143,36 +190,16 @@ function makeAgent(
     get parameters() {
       return state.parameters;
     },
-    distribution,
+    distribution: (context) => distributions([context])[0] as ActionDistribution,
+    distributions,
     memoryIds: (actions) => encoder.memory(actions),
     episodeMemories: (actions) => encoder.memories(actions),
     async act(context) {
-      const { candidates, logProbs, record } = distribution(context);
-      let chosen = 0;
-      if (greedy) {
-        for (let c = 1; c < candidates.length; c++) {
-          if ((logProbs[c] as number) > (logProbs[chosen] as number)) chosen = c;
-        }
-      } else {
-        // One uniform draw per decision, from the context's seed when the episode loop gives one.
-        const rng = context.seed !== undefined ? createRng(context.seed) : stream.fork(decisions);
-        decisions += 1;
-        let u = rng.float();
-        chosen = candidates.length - 1;
-        for (let c = 0; c < candidates.length; c++) {
-          u -= Math.exp(logProbs[c] as number);
-          if (u < 0) {
-            chosen = c;
-            break;
-          }
-        }
-      }
-      record.chosen = chosen;
-      return {
-        action: candidates[chosen] as string,
-        logProb: logProbs[chosen] as number,
-        info: { policy: record },
-      };
+      return choose(context, distributions([context])[0] as ActionDistribution);
+    },
+    async actMany(contexts) {
+      const all = distributions(contexts);
+      return contexts.map((context, i) => choose(context, all[i] as ActionDistribution));
     },
     withSampling(sampling) {
       return makeAgent(state, config, {

@@ -1,4 +1,4 @@
-import type { AgentContext, Skill, Task } from '@skillrl/core';
+import type { AgentContext, Skill, Task, TrajectoryStep } from '@skillrl/core';
 import { goalBindings } from '../skill/goal-bindings.js';
 import { type GoalBindings, type SkillClause, skillClauses } from '../skill/skill-clauses.js';
 import { isContentWord, tokenize } from '../text/tokenize.js';
@@ -12,9 +12,25 @@ export interface EncoderOptions {
   bindings?: (task: Task) => GoalBindings;
 }
 
-/** Turns contexts into decision records; caches tokenisation and parsed skills across calls. */
+/** A decision's record and the memory's word ids beside it (what `scoreDecision` reads). */
+export interface EncodedDecision {
+  record: DecisionRecord;
+  memory: number[];
+}
+
+/**
+ * Turns contexts into decision records; caches tokenisation and parsed skills across calls, and what each
+ * episode's earlier actions say (counts, words touched, the skill's progress) per history array, so a
+ * decision folds in only the actions taken since the last one instead of re-reading the whole episode.
+ */
 export interface DecisionEncoder {
   encode(context: AgentContext, candidates: readonly string[], temperature: number): DecisionRecord;
+  /** `encode`, and the memory's word ids of the same decision (`memory` of the history's actions). */
+  encodeWithMemory(
+    context: AgentContext,
+    candidates: readonly string[],
+    temperature: number,
+  ): EncodedDecision;
   /**
    * The memory's word ids for a decision after these earlier actions. Not stored in the record: it is a
    * function of the trajectory's own actions, so the trainer rebuilds it (storing it would grow a record
@@ -31,14 +47,64 @@ export const FEATURE_SCALE = 4;
 /** An action whose similarity to a clause reaches this has carried it out. */
 const DONE_THRESHOLD = 0.6;
 
+/** The skill's progress after the first `upTo` earlier actions, for one clause list and set of walking steps. */
+interface Progress {
+  upTo: number;
+  done: number[];
+  pointer: Map<number, number>;
+  progressed: Map<number, boolean>;
+  acted: Map<number, boolean>;
+}
+
+/**
+ * What a decision reads off its episode's earlier actions, folded in one action at a time. Kept per history
+ * array (the episode loop passes the same growing array at every step); a history that no longer starts
+ * with the actions folded in is read again from its start, so the cache never changes a record.
+ */
+interface HistoryState {
+  actions: string[];
+  /** How often each earlier action was taken. */
+  taken: Map<string, number>;
+  /** Content words of every earlier action. */
+  touched: Set<string>;
+  /** Verb|arguments of every earlier action, and per earlier action whether it undid one before it. */
+  signatures: Set<string>;
+  undid: boolean[];
+  /** The earlier actions' verbs that are content words. */
+  verbs: Set<string>;
+  /** Word ids of the earlier actions end to end, and where each action's start (for the memory). */
+  ids: number[];
+  idStarts: number[];
+  /** The skill's progress, per clause list and walking-step key. */
+  progress: Map<SkillClause[], Map<string, Progress>>;
+}
+
+/** A clause list's sections in order with each one's first step, and similarities of texts against it. */
+interface ClauseInfo {
+  sections: number[];
+  firstStep: Map<number, number>;
+  sims: Map<string, Float64Array>;
+}
+
+interface GoalInfo {
+  bindings: GoalBindings;
+  goal: string;
+  ids: number[];
+  content: Set<string>;
+}
+
 export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder {
   const { config, vocabulary } = options;
   const bindingsOf = options.bindings ?? goalBindings;
   const tokens = new Map<string, string[]>();
   const ids = new Map<string, number[]>();
   const contentSets = new Map<string, Set<string>>();
+  const argumentsOf = new Map<string, { verb: string; signature: string }>();
+  const observations = new Map<string, { ids: number[]; content: Set<string> }>();
   const clauses = new Map<string, SkillClause[]>();
-  const goals = new Map<string, { bindings: GoalBindings; goal: string }>();
+  const clauseInfos = new WeakMap<SkillClause[], ClauseInfo>();
+  const goals = new Map<string, GoalInfo>();
+  const histories = new WeakMap<readonly TrajectoryStep[], HistoryState>();
 
   const wordsOf = (text: string): string[] => {
     let t = tokens.get(text);
@@ -72,33 +138,65 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     }
     return s;
   };
-  // An action without its verb and function words, numbers kept: what it acts on.
-  const signatureOf = (text: string): string =>
-    wordsOf(text)
-      .slice(1)
-      .filter((w) => isContentWord(w) || /^\d+$/.test(w))
-      .join(' ');
-  const verbOf = (text: string): string => {
-    const verb = wordsOf(text)[0] ?? '';
-    return config.synonyms[verb] ?? verb;
+  // An action's verb (synonyms folded), and the action without its verb and function words, numbers kept:
+  // what it acts on.
+  const parsed = (text: string) => {
+    let a = argumentsOf.get(text);
+    if (a === undefined) {
+      if (argumentsOf.size > CACHE_LIMIT) argumentsOf.clear();
+      const words = wordsOf(text);
+      const verb = words[0] ?? '';
+      a = {
+        verb: config.synonyms[verb] ?? verb,
+        signature: words
+          .slice(1)
+          .filter((w) => isContentWord(w) || /^\d+$/.test(w))
+          .join(' '),
+      };
+      argumentsOf.set(text, a);
+    }
+    return a;
   };
-  const keyOf = (text: string): string => `${verbOf(text)}|${signatureOf(text)}`;
+  const verbOf = (text: string): string => parsed(text).verb;
+  const keyOf = (text: string): string => {
+    const a = parsed(text);
+    return `${a.verb}|${a.signature}`;
+  };
   // Same arguments as an earlier action, with the inverse verb ("take soapbottle 2 from garbagecan 1" after
   // moving it there, "close drawer 1" after opening it): undoing never carries out a clause.
   const undoes = (text: string, earlier: ReadonlySet<string>): boolean => {
-    const inverse = config.inverses[verbOf(text)];
-    return inverse !== undefined && earlier.has(`${inverse}|${signatureOf(text)}`);
+    const a = parsed(text);
+    const inverse = config.inverses[a.verb];
+    return inverse !== undefined && earlier.has(`${inverse}|${a.signature}`);
   };
-  const goalOf = (task: Task) => {
+  const goalOf = (task: Task): GoalInfo => {
     let g = goals.get(task.id);
     if (g === undefined) {
       if (goals.size > CACHE_LIMIT) goals.clear();
       // Household prompts carry the goal after "Your task is to:"; elsewhere the whole prompt is the goal.
       const at = task.prompt.toLowerCase().lastIndexOf('task is to:');
-      g = { bindings: bindingsOf(task), goal: at >= 0 ? task.prompt.slice(at + 11) : task.prompt };
+      const bindings = bindingsOf(task);
+      const goal = at >= 0 ? task.prompt.slice(at + 11) : task.prompt;
+      const content = new Set(wordsOf(goal).filter(isContentWord));
+      if (bindings.object) content.add(bindings.object);
+      if (bindings.receptacle) content.add(bindings.receptacle);
+      g = { bindings, goal, ids: idsOf(goal).slice(0, config.goalWords), content };
       goals.set(task.id, g);
     }
     return g;
+  };
+  const observationOf = (text: string) => {
+    let o = observations.get(text);
+    if (o === undefined) {
+      if (observations.size > CACHE_LIMIT) observations.clear();
+      const all = idsOf(text);
+      o = {
+        ids: all.slice(Math.max(0, all.length - config.observationWords)),
+        content: new Set(wordsOf(text).filter(isContentWord)),
+      };
+      observations.set(text, o);
+    }
+    return o;
   };
   const clausesOf = (skill: Skill, bindings: GoalBindings): SkillClause[] => {
     const key = `${bindings.object ?? ''}|${bindings.receptacle ?? ''}|${skill.body}`;
@@ -112,6 +210,230 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       clauses.set(key, c);
     }
     return c;
+  };
+  const clauseInfo = (cl: SkillClause[]): ClauseInfo => {
+    let info = clauseInfos.get(cl);
+    if (info === undefined) {
+      const firstStep = new Map<number, number>();
+      for (const c of cl) if (!firstStep.has(c.section)) firstStep.set(c.section, c.step);
+      info = { sections: [...new Set(cl.map((c) => c.section))], firstStep, sims: new Map() };
+      clauseInfos.set(cl, info);
+    }
+    return info;
+  };
+  // An action's similarity to every clause of a list.
+  const similaritiesOf = (cl: SkillClause[], info: ClauseInfo, text: string): Float64Array => {
+    let s = info.sims.get(text);
+    if (s === undefined) {
+      if (info.sims.size > CACHE_LIMIT) info.sims.clear();
+      const content = contentOf(text);
+      s = Float64Array.from(cl, (clause) => similarity(content, clause.words));
+      info.sims.set(text, s);
+    }
+    return s;
+  };
+
+  const historyOf = (history: readonly TrajectoryStep[]): HistoryState => {
+    let st = histories.get(history);
+    if (st !== undefined && history.length >= st.actions.length) {
+      for (let i = 0; i < st.actions.length; i++) {
+        if ((history[i] as TrajectoryStep).action !== st.actions[i]) {
+          st = undefined;
+          break;
+        }
+      }
+    } else st = undefined;
+    if (st === undefined) {
+      st = {
+        actions: [],
+        taken: new Map(),
+        touched: new Set(),
+        signatures: new Set(),
+        undid: [],
+        verbs: new Set(),
+        ids: [],
+        idStarts: [],
+        progress: new Map(),
+      };
+      histories.set(history, st);
+    }
+    for (let h = st.actions.length; h < history.length; h++) {
+      const action = (history[h] as TrajectoryStep).action;
+      st.actions.push(action);
+      st.taken.set(action, (st.taken.get(action) ?? 0) + 1);
+      for (const w of contentOf(action)) st.touched.add(w);
+      st.undid.push(undoes(action, st.signatures));
+      st.signatures.add(keyOf(action));
+      const verb = verbOf(action);
+      if (isContentWord(verb)) st.verbs.add(verb);
+      st.idStarts.push(st.ids.length);
+      for (const id of idsOf(action)) st.ids.push(id);
+    }
+    return st;
+  };
+  const windowOf = (st: HistoryState): number[] => {
+    if (config.memoryActions === 0) return [];
+    const from = Math.max(0, st.actions.length - config.memoryActions);
+    return st.ids.slice(st.idStarts[from] ?? st.ids.length);
+  };
+
+  /**
+   * Progress through the skill's numbered steps. Each earlier action, in order, completes the first pending
+   * clause it matches well enough in the current step, or in the next step once something of the current
+   * one is done (a chance match ahead does not skip the procedure): that moves the pointer on. Clauses
+   * repeated later ("put the second object …") stay pending. Once the current step has been acted on (not
+   * merely walked to: "go to" is preparation), the next step is current too: its clauses are not ranked down.
+   */
+  const progressOf = (
+    st: HistoryState,
+    cl: SkillClause[],
+    info: ClauseInfo,
+    walking: ReadonlySet<number>,
+  ): Progress => {
+    let byWalking = st.progress.get(cl);
+    if (byWalking === undefined) {
+      byWalking = new Map();
+      st.progress.set(cl, byWalking);
+    }
+    const key = [...walking].join(',');
+    let p = byWalking.get(key);
+    if (p === undefined) {
+      if (byWalking.size > 64) byWalking.clear();
+      // One progress pointer per section: each section is its own procedure.
+      p = {
+        upTo: 0,
+        done: new Array<number>(cl.length).fill(0),
+        pointer: new Map(info.firstStep),
+        progressed: new Map(),
+        acted: new Map(),
+      };
+      byWalking.set(key, p);
+    }
+    const { done, pointer, progressed, acted } = p;
+    for (let h = p.upTo; h < st.actions.length; h++) {
+      if (st.undid[h]) continue;
+      const action = st.actions[h] as string;
+      const sims = similaritiesOf(cl, info, action);
+      for (const section of info.sections) {
+        let at = pointer.get(section) as number;
+        for (let j = 0; j < cl.length; j++) {
+          const clause = cl[j] as SkillClause;
+          if (clause.section !== section) continue;
+          if (clause.step > at + (progressed.get(section) ? 1 : 0)) break;
+          if (clause.negated || (done[j] as number) >= DONE_THRESHOLD) continue;
+          const s = sims[j] as number;
+          if (s < DONE_THRESHOLD) continue;
+          done[j] = s;
+          if (clause.step > at) {
+            at = clause.step;
+            pointer.set(section, at);
+            acted.set(section, false);
+          }
+          progressed.set(section, true);
+          if (isContentWord(verbOf(action)) || walking.has(at)) acted.set(section, true);
+          break;
+        }
+      }
+    }
+    p.upTo = st.actions.length;
+    return p;
+  };
+
+  const encodeWithMemory = (
+    context: AgentContext,
+    candidates: readonly string[],
+    temperature: number,
+  ): EncodedDecision => {
+    const goal = goalOf(context.task);
+    const observation = observationOf(context.observation);
+    const history = context.history;
+    const st = historyOf(history);
+    // The recent actions' word ids: the tail of the episode's ids.
+    const hist = st.ids.slice(
+      st.idStarts[Math.max(0, history.length - config.historyActions)] ?? st.ids.length,
+    );
+    const last = history.at(-1)?.action;
+    const { taken, touched } = st;
+
+    const cand: number[][] = [];
+    const feats: number[][] = [];
+    for (const c of candidates) {
+      cand.push(idsOf(c));
+      const content = contentOf(c);
+      const n = Math.max(1, content.size);
+      let inGoal = 0;
+      let inObs = 0;
+      let pending = 0;
+      let inMemory = 0;
+      for (const w of content) {
+        if (goal.content.has(w)) {
+          inGoal += 1;
+          if (!touched.has(w)) pending += 1;
+        }
+        if (observation.content.has(w)) inObs += 1;
+        if (touched.has(w)) inMemory += 1;
+      }
+      // Scaled so that one optimiser step on a feature weight moves a logit by FEATURE_SCALE·lr.
+      feats.push([
+        (inGoal / n) * FEATURE_SCALE,
+        (inObs / n) * FEATURE_SCALE,
+        (Math.min(3, taken.get(c) ?? 0) / 3) * FEATURE_SCALE,
+        (c === last ? 1 : 0) * FEATURE_SCALE,
+        (pending / n) * FEATURE_SCALE,
+        (inMemory / n) * FEATURE_SCALE,
+      ]);
+    }
+
+    const record: DecisionRecord = {
+      v: 1,
+      candidates: [...candidates],
+      chosen: -1,
+      temperature,
+      condition: context.condition === 1 && context.skill ? 1 : 0,
+      cand,
+      goal: goal.ids,
+      obs: observation.ids,
+      hist,
+      feats,
+      done: [],
+      rank: [],
+      sign: [],
+      sims: [],
+    };
+    if (record.condition === 1 && context.skill) {
+      const cl = clausesOf(context.skill, goal.bindings);
+      const info = clauseInfo(cl);
+      const candidateVerbs = new Set(candidates.map(verbOf).filter(isContentWord));
+      // A step none of whose clauses names something the agent can do ("go to the place where the object
+      // usually is (food on countertops …)") is carried out by walking.
+      const walking = new Set(cl.map((c) => c.step));
+      for (const c of cl) {
+        if (!c.negated && c.words.some((w) => st.verbs.has(w) || candidateVerbs.has(w)))
+          walking.delete(c.step);
+      }
+      const { done, pointer, acted } = progressOf(st, cl, info, walking);
+      cl.forEach((clause, j) => {
+        const at = pointer.get(clause.section) as number;
+        record.done.push(clause.negated ? 0 : (done[j] as number));
+        record.rank.push(Math.max(0, clause.step - at - (acted.get(clause.section) ? 1 : 0)));
+        record.sign.push(clause.negated ? -1 : 1);
+      });
+      candidates.forEach((c, i) => {
+        const sims = similaritiesOf(cl, info, c);
+        const repeated = taken.has(c);
+        const undo = undoes(c, st.signatures);
+        cl.forEach((clause, j) => {
+          if (undo && !clause.negated) return;
+          const s = sims[j] as number;
+          // A hint this action only half-matches ("dishes in cabinets" for "go to cabinet 2") was already
+          // followed once if the action was taken: it does not send the agent back to the same place.
+          const at = pointer.get(clause.section) as number;
+          if (repeated && s < DONE_THRESHOLD && clause.step <= at && !clause.negated) return;
+          if (s > 0) record.sims.push([i, j, s]);
+        });
+      });
+    }
+    return { record, memory: windowOf(st) };
   };
 
   const memory = (actions: readonly string[]): number[] => {
@@ -133,149 +455,8 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       }
       return out;
     },
-    encode(context, candidates, temperature) {
-      const { bindings, goal } = goalOf(context.task);
-      const goalIds = idsOf(goal).slice(0, config.goalWords);
-      const obsIds = idsOf(context.observation);
-      const obs = obsIds.slice(Math.max(0, obsIds.length - config.observationWords));
-      const history = context.history;
-      const recent = history.slice(Math.max(0, history.length - config.historyActions));
-      const hist = recent.flatMap((s) => idsOf(s.action));
-
-      const goalContent = new Set(wordsOf(goal).filter(isContentWord));
-      if (bindings.object) goalContent.add(bindings.object);
-      if (bindings.receptacle) goalContent.add(bindings.receptacle);
-      const obsContent = new Set(wordsOf(context.observation).filter(isContentWord));
-      const taken = new Map<string, number>();
-      for (const s of history) taken.set(s.action, (taken.get(s.action) ?? 0) + 1);
-      const last = history.at(-1)?.action;
-      // Content words of every earlier action: what the goal still asks for is what no action touched yet.
-      const acted = new Set<string>();
-      for (const s of history) for (const w of contentOf(s.action)) acted.add(w);
-      // Verb|arguments of every earlier action, and which earlier actions undid one before them.
-      const signatures = new Set<string>();
-      const undid: boolean[] = [];
-      for (const s of history) {
-        undid.push(undoes(s.action, signatures));
-        signatures.add(keyOf(s.action));
-      }
-
-      const cand: number[][] = [];
-      const feats: number[][] = [];
-      for (const c of candidates) {
-        cand.push(idsOf(c));
-        const content = contentOf(c);
-        const n = Math.max(1, content.size);
-        let inGoal = 0;
-        let inObs = 0;
-        let pending = 0;
-        let inMemory = 0;
-        for (const w of content) {
-          if (goalContent.has(w)) {
-            inGoal += 1;
-            if (!acted.has(w)) pending += 1;
-          }
-          if (obsContent.has(w)) inObs += 1;
-          if (acted.has(w)) inMemory += 1;
-        }
-        // Scaled so that one optimiser step on a feature weight moves a logit by FEATURE_SCALE·lr.
-        feats.push(
-          [
-            inGoal / n,
-            inObs / n,
-            Math.min(3, taken.get(c) ?? 0) / 3,
-            c === last ? 1 : 0,
-            pending / n,
-            inMemory / n,
-          ].map((x) => x * FEATURE_SCALE),
-        );
-      }
-
-      const record: DecisionRecord = {
-        v: 1,
-        candidates: [...candidates],
-        chosen: -1,
-        temperature,
-        condition: context.condition === 1 && context.skill ? 1 : 0,
-        cand,
-        goal: goalIds,
-        obs,
-        hist,
-        feats,
-        done: [],
-        rank: [],
-        sign: [],
-        sims: [],
-      };
-      if (record.condition === 1 && context.skill) {
-        const cl = clausesOf(context.skill, bindings);
-        // Progress through the skill's numbered steps. Each earlier action, in order, completes the first
-        // pending clause it matches well enough in the current step, or in the next step once something
-        // of the current one is done (a chance match ahead does not skip the procedure): that moves the
-        // pointer on. Clauses repeated later ("put the second object …") stay pending. Once the current
-        // step has been acted on (not merely walked to: "go to" is preparation), the next step is current
-        // too: its clauses are not ranked down.
-        const verbs = new Set(
-          [...candidates, ...history.map((s) => s.action)].map(verbOf).filter(isContentWord),
-        );
-        // A step none of whose clauses names something the agent can do ("go to the place where the object
-        // usually is (food on countertops …)") is carried out by walking.
-        const walking = new Set(cl.map((c) => c.step));
-        for (const c of cl) if (!c.negated && c.words.some((w) => verbs.has(w))) walking.delete(c.step);
-        const done = new Array<number>(cl.length).fill(0);
-        // One progress pointer per section: each section is its own procedure.
-        const sections = [...new Set(cl.map((c) => c.section))];
-        const pointer = new Map<number, number>();
-        for (const c of cl) if (!pointer.has(c.section)) pointer.set(c.section, c.step);
-        const progressed = new Map<number, boolean>();
-        const acted = new Map<number, boolean>();
-        for (const [h, step] of history.entries()) {
-          if (undid[h]) continue;
-          const content = contentOf(step.action);
-          for (const section of sections) {
-            let at = pointer.get(section) as number;
-            for (let j = 0; j < cl.length; j++) {
-              const clause = cl[j] as SkillClause;
-              if (clause.section !== section) continue;
-              if (clause.step > at + (progressed.get(section) ? 1 : 0)) break;
-              if (clause.negated || (done[j] as number) >= DONE_THRESHOLD) continue;
-              const s = similarity(content, clause.words);
-              if (s < DONE_THRESHOLD) continue;
-              done[j] = s;
-              if (clause.step > at) {
-                at = clause.step;
-                pointer.set(section, at);
-                acted.set(section, false);
-              }
-              progressed.set(section, true);
-              if (isContentWord(verbOf(step.action)) || walking.has(at)) acted.set(section, true);
-              break;
-            }
-          }
-        }
-        cl.forEach((clause, j) => {
-          const at = pointer.get(clause.section) as number;
-          record.done.push(clause.negated ? 0 : (done[j] as number));
-          record.rank.push(Math.max(0, clause.step - at - (acted.get(clause.section) ? 1 : 0)));
-          record.sign.push(clause.negated ? -1 : 1);
-        });
-        candidates.forEach((c, i) => {
-          const content = contentOf(c);
-          const repeated = taken.has(c);
-          const undo = undoes(c, signatures);
-          cl.forEach((clause, j) => {
-            if (undo && !clause.negated) return;
-            const s = similarity(content, clause.words);
-            // A hint this action only half-matches ("dishes in cabinets" for "go to cabinet 2") was already
-            // followed once if the action was taken: it does not send the agent back to the same place.
-            const at = pointer.get(clause.section) as number;
-            if (repeated && s < DONE_THRESHOLD && clause.step <= at && !clause.negated) return;
-            if (s > 0) record.sims.push([i, j, s]);
-          });
-        });
-      }
-      return record;
-    },
+    encodeWithMemory,
+    encode: (context, candidates, temperature) => encodeWithMemory(context, candidates, temperature).record,
   };
 }
 

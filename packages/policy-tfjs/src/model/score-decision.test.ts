@@ -2,11 +2,12 @@ import { initBackend } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { resolveAgentConfig } from './agent-config.js';
+import { CONTEXT_BLOCKS, hiddenScales, resolveAgentConfig } from './agent-config.js';
+import { clauseRead } from './clause-read.js';
 import type { DecisionRecord } from './decision-record.js';
 import { packBatch } from './pack-batch.js';
-import { initParameters } from './parameters.js';
-import { scoreDecision } from './score-decision.js';
+import { type AgentParameters, initParameters } from './parameters.js';
+import { createEmbeddingCache, scoreDecision, scoreDecisions } from './score-decision.js';
 import { createTfPolicy } from './tf-policy.js';
 
 const V = 30;
@@ -47,6 +48,83 @@ const record: fc.Arbitrary<DecisionRecord> = fc
     }),
   );
 
+/**
+ * The scorer as first written, one decision at a time with a dense [C, S] similarity matrix: what the batched
+ * scorer, its embedding cache and its sparse skill reads must reproduce bit for bit.
+ */
+function denseScore(
+  params: AgentParameters,
+  record: DecisionRecord,
+  d: number,
+  memory: readonly number[],
+): Float64Array {
+  const mean = (out: Float64Array, ids: readonly number[], at: number) => {
+    for (let j = 0; j < d; j++) out[at + j] = 0;
+    if (ids.length === 0) return;
+    for (const id of ids) {
+      for (let j = 0; j < d; j++)
+        out[at + j] = (out[at + j] as number) + (params.embedding[id * d + j] as number);
+    }
+    for (let j = 0; j < d; j++) out[at + j] = (out[at + j] as number) * (1 / ids.length);
+  };
+  const C = record.candidates.length;
+  const H = params.hiddenBias.length;
+  const F = params.featureWeights.length;
+  const width = CONTEXT_BLOCKS * d;
+  const ctx = new Float64Array(width);
+  for (const [block, ids] of [record.goal, record.obs, record.hist, memory].entries())
+    mean(ctx, ids, block * d);
+  const h = Float64Array.from(params.hiddenBias);
+  for (let i = 0; i < width; i++) {
+    if (ctx[i] === 0) continue;
+    for (let k = 0; k < H; k++) {
+      h[k] = (h[k] as number) + (ctx[i] as number) * (params.hiddenWeights[i * H + k] as number);
+    }
+  }
+  for (let k = 0; k < H; k++) h[k] = Math.tanh(h[k] as number);
+  const q = Float64Array.from(params.actionBias);
+  const theta = Float64Array.from(params.featureWeights);
+  const scales = hiddenScales(H);
+  for (let k = 0; k < H; k++) {
+    for (let j = 0; j < d; j++) {
+      q[j] = (q[j] as number) + (h[k] as number) * scales.query * (params.query[k * d + j] as number);
+    }
+    for (let f = 0; f < F; f++) {
+      theta[f] =
+        (theta[f] as number) + (h[k] as number) * scales.gate * (params.featureGate[k * F + f] as number);
+    }
+  }
+  const logits = new Float64Array(C);
+  const a = new Float64Array(d);
+  for (let c = 0; c < C; c++) {
+    mean(a, record.cand[c] ?? [], 0);
+    let s = 0;
+    for (let j = 0; j < d; j++) s += (a[j] as number) * (q[j] as number);
+    for (let f = 0; f < F; f++) s += (record.feats[c]?.[f] ?? 0) * (theta[f] as number);
+    logits[c] = s;
+  }
+  const S = record.done.length;
+  if (record.condition === 1 && S > 0) {
+    const [beta, tau, kappa, mu] = params.prior as unknown as number[];
+    const base = Float64Array.from(
+      record.done,
+      (done, s) => -(kappa as number) * done - (mu as number) * (record.rank[s] as number),
+    );
+    const sims = new Float64Array(C * S);
+    for (const [c, s, v] of record.sims) sims[c * S + s] = v;
+    const att = new Float64Array(S);
+    for (let c = 0; c < C; c++) {
+      logits[c] =
+        (logits[c] as number) +
+        clauseRead(beta as number, tau as number, base, sims, c * S, record.sign, 0, S, att);
+    }
+  }
+  const scaled = logits.map((l) => l * (1 / record.temperature));
+  const max = Math.max(...scaled);
+  const logZ = max + Math.log(scaled.reduce((z, l) => z + Math.exp(l - max), 0));
+  return scaled.map((l) => l - logZ);
+}
+
 beforeAll(async () => {
   await initBackend();
 });
@@ -77,6 +155,50 @@ describe('scoreDecision', () => {
       { numRuns: 60, seed: 7 },
     );
     policy.dispose();
+  });
+
+  it('is, batched and cached, bit for bit the dense one-decision scorer (property)', () => {
+    const params = initParameters(config, V, 5);
+    params.query.forEach((_, i) => {
+      params.query[i] = Math.cos(i) * 0.7;
+    });
+    params.featureGate.forEach((_, i) => {
+      params.featureGate[i] = Math.sin(3 * i) * 0.4;
+    });
+    params.actionBias.fill(-0.2);
+    params.featureWeights.set([0.3, -0.6, 0.2, 0.9, -0.4, 0.1]);
+    const memory = fc.array(fc.integer({ min: 0, max: V - 1 }), { maxLength: 12 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(record, memory), { minLength: 1, maxLength: 9 }), (drawn) => {
+        // Beside each record: its clauses listed twice (the last value counts), and one out of range.
+        const round = drawn.flatMap(([r, m]): [DecisionRecord, number[]][] => [
+          [r, m],
+          [
+            {
+              ...r,
+              sims: [...r.sims, ...r.sims.map(([c, s, v]): [number, number, number] => [c, s, v / 2])],
+            },
+            m,
+          ],
+          [{ ...r, sims: [...r.sims, [0, r.done.length, 0.5]] }, m],
+        ]);
+        const expected = round.map(([r, m]) => Array.from(denseScore(params, r, config.dim, m)));
+        const cache = createEmbeddingCache();
+        for (let pass = 0; pass < 2; pass++) {
+          const got = scoreDecisions(
+            params,
+            round.map(([r, m]) => ({ record: r, memory: m })),
+            config.dim,
+            cache,
+          );
+          expect(got.map((lp) => Array.from(lp))).toEqual(expected);
+        }
+        round.forEach(([r, m], i) => {
+          expect(Array.from(scoreDecision(params, r, config.dim, m))).toEqual(expected[i]);
+        });
+      }),
+      { numRuns: 150, seed: 11 },
+    );
   });
 
   it('ignores the skill terms without a skill (hand-computed uniform case)', () => {

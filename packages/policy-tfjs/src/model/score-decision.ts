@@ -20,6 +20,30 @@ function meanEmbedding(
   for (let j = 0; j < d; j++) out[at + j] = (out[at + j] as number) * inv;
 }
 
+/** One decision to score: its record and the memory's word ids (`encoder.memory`, `agent.memoryIds`). */
+export interface ScoredDecision {
+  record: DecisionRecord;
+  memory?: readonly number[];
+}
+
+/**
+ * Mean embeddings of word lists already computed under one set of weights, by list object: an acting agent's
+ * encoder hands out one array per text (a candidate, a goal, an observation), and "go to cabinet 1" is scored
+ * thousands of times between two updates. It is dropped when the weights object changes (weights are replaced
+ * whole, never written in place: `setParameters`); a cached mean is the same float64 sum in the same order,
+ * so the scores are bit for bit those without it.
+ */
+export interface EmbeddingCache {
+  parameters?: AgentParameters;
+  means: Map<readonly number[], Float64Array>;
+}
+
+export function createEmbeddingCache(): EmbeddingCache {
+  return { means: new Map() };
+}
+
+const CACHED_LISTS = 200_000;
+
 /**
  * The candidates' log-probabilities for one decision, on plain typed arrays: the same function the tfjs
  * model computes for training (`createTfPolicy`), so acting needs no tensors. Returns log-softmax of
@@ -34,68 +58,165 @@ export function scoreDecision(
   /** Word ids of the earlier actions the memory reads (`encoder.memory`, `agent.memoryIds`). */
   memory: readonly number[] = [],
 ): Float64Array {
-  const C = record.candidates.length;
+  return scoreDecisions(params, [{ record, memory }], d)[0] as Float64Array;
+}
+
+/**
+ * `scoreDecision` for a round of decisions at once (one per concurrent episode): the context rows of all of
+ * them go through the hidden layer as one [B, 4d] × [4d, H] product. Each row's sums run in the same order as
+ * a single decision's, so every decision's log-probs are exactly `scoreDecision`'s, whatever else is in the
+ * round.
+ */
+export function scoreDecisions(
+  params: AgentParameters,
+  decisions: readonly ScoredDecision[],
+  d: number,
+  cache?: EmbeddingCache,
+): Float64Array[] {
+  const B = decisions.length;
   const { embedding, hiddenWeights, hiddenBias, query, actionBias, featureWeights, featureGate, prior } =
     params;
   const H = hiddenBias.length;
   const F = featureWeights.length;
   const width = CONTEXT_BLOCKS * d;
-  const ctx = new Float64Array(width);
-  meanEmbedding(ctx, embedding, record.goal, d, 0);
-  meanEmbedding(ctx, embedding, record.obs, d, d);
-  meanEmbedding(ctx, embedding, record.hist, d, 2 * d);
-  meanEmbedding(ctx, embedding, memory, d, 3 * d);
-  const h = new Float64Array(H);
-  for (let k = 0; k < H; k++) h[k] = hiddenBias[k] as number;
+  if (cache && cache.parameters !== params) {
+    cache.parameters = params;
+    cache.means.clear();
+  }
+  // A list's mean embedding, from the cache when the list was seen under these weights.
+  const meanOf = (ids: readonly number[]): Float64Array => {
+    let m = cache?.means.get(ids);
+    if (m === undefined) {
+      m = new Float64Array(d);
+      meanEmbedding(m, embedding, ids, d);
+      if (cache) {
+        if (cache.means.size >= CACHED_LISTS) cache.means.clear();
+        cache.means.set(ids, m);
+      }
+    }
+    return m;
+  };
+  const ctx = new Float64Array(B * width);
+  for (let b = 0; b < B; b++) {
+    const { record, memory = [] } = decisions[b] as ScoredDecision;
+    const at = b * width;
+    if (cache) {
+      ctx.set(meanOf(record.goal), at);
+      ctx.set(meanOf(record.obs), at + d);
+    } else {
+      meanEmbedding(ctx, embedding, record.goal, d, at);
+      meanEmbedding(ctx, embedding, record.obs, d, at + d);
+    }
+    meanEmbedding(ctx, embedding, record.hist, d, at + 2 * d);
+    meanEmbedding(ctx, embedding, memory, d, at + 3 * d);
+  }
+  // The round's hidden layer: each weight row is read once for all B decisions.
+  const h = new Float64Array(B * H);
+  for (let b = 0; b < B; b++) h.set(hiddenBias, b * H);
   for (let i = 0; i < width; i++) {
-    const ci = ctx[i] as number;
-    if (ci === 0) continue;
-    for (let k = 0; k < H; k++) h[k] = (h[k] as number) + ci * (hiddenWeights[i * H + k] as number);
+    const row = i * H;
+    for (let b = 0; b < B; b++) {
+      const ci = ctx[b * width + i] as number;
+      if (ci === 0) continue;
+      const o = b * H;
+      for (let k = 0; k < H; k++) h[o + k] = (h[o + k] as number) + ci * (hiddenWeights[row + k] as number);
+    }
   }
-  for (let k = 0; k < H; k++) h[k] = Math.tanh(h[k] as number);
-  const q = new Float64Array(d);
-  for (let j = 0; j < d; j++) q[j] = actionBias[j] as number;
-  const theta = new Float64Array(F);
-  for (let f = 0; f < F; f++) theta[f] = featureWeights[f] as number;
+  for (let k = 0; k < B * H; k++) h[k] = Math.tanh(h[k] as number);
   const { query: queryScale, gate: gateScale } = hiddenScales(H);
-  for (let k = 0; k < H; k++) {
-    const hq = (h[k] as number) * queryScale;
-    const hg = (h[k] as number) * gateScale;
-    for (let j = 0; j < d; j++) q[j] = (q[j] as number) + hq * (query[k * d + j] as number);
-    for (let f = 0; f < F; f++) theta[f] = (theta[f] as number) + hg * (featureGate[k * F + f] as number);
-  }
-  const logits = new Float64Array(C);
+  const out: Float64Array[] = [];
+  const q = new Float64Array(d);
+  const theta = new Float64Array(F);
   const a = new Float64Array(d);
-  for (let c = 0; c < C; c++) {
-    meanEmbedding(a, embedding, record.cand[c] ?? [], d);
-    let s = 0;
-    for (let j = 0; j < d; j++) s += (a[j] as number) * (q[j] as number);
-    const x = record.feats[c] ?? [];
-    for (let f = 0; f < F; f++) s += (x[f] ?? 0) * (theta[f] as number);
-    logits[c] = s;
+  for (let b = 0; b < B; b++) {
+    const { record } = decisions[b] as ScoredDecision;
+    const C = record.candidates.length;
+    for (let j = 0; j < d; j++) q[j] = actionBias[j] as number;
+    for (let f = 0; f < F; f++) theta[f] = featureWeights[f] as number;
+    for (let k = 0; k < H; k++) {
+      const hk = h[b * H + k] as number;
+      const hq = hk * queryScale;
+      const hg = hk * gateScale;
+      for (let j = 0; j < d; j++) q[j] = (q[j] as number) + hq * (query[k * d + j] as number);
+      for (let f = 0; f < F; f++) theta[f] = (theta[f] as number) + hg * (featureGate[k * F + f] as number);
+    }
+    const logits = new Float64Array(C);
+    for (let c = 0; c < C; c++) {
+      const ids = record.cand[c] ?? [];
+      const mean = cache ? meanOf(ids) : a;
+      if (!cache) meanEmbedding(a, embedding, ids, d);
+      let s = 0;
+      for (let j = 0; j < d; j++) s += (mean[j] as number) * (q[j] as number);
+      const x = record.feats[c] ?? [];
+      for (let f = 0; f < F; f++) s += (x[f] ?? 0) * (theta[f] as number);
+      logits[c] = s;
+    }
+    const S = record.done.length;
+    if (record.condition === 1 && S > 0) {
+      addClauseReads(logits, record, prior, S);
+    }
+    const inv = 1 / record.temperature;
+    let max = -Infinity;
+    for (let c = 0; c < C; c++) {
+      logits[c] = (logits[c] as number) * inv;
+      if ((logits[c] as number) > max) max = logits[c] as number;
+    }
+    let z = 0;
+    for (let c = 0; c < C; c++) z += Math.exp((logits[c] as number) - max);
+    const logZ = max + Math.log(z);
+    for (let c = 0; c < C; c++) logits[c] = (logits[c] as number) - logZ;
+    out.push(logits);
   }
-  const S = record.done.length;
-  if (record.condition === 1 && S > 0) {
-    const [beta, tau, kappa, mu] = prior as unknown as [number, number, number, number];
-    const base = new Float64Array(S);
-    for (let s = 0; s < S; s++)
-      base[s] = -kappa * (record.done[s] as number) - mu * (record.rank[s] as number);
+  return out;
+}
+
+/**
+ * Adds the skill reader's term to each candidate's logit. A candidate without any similarity reads exactly 0
+ * (β·0/z), so only the candidates the record lists get a pass over the S clauses, each with its own dense
+ * row of similarities (a clause listed twice counts with its last value). Records with similarities out of
+ * range or non-finite strengths take the dense pass over every candidate, whose arithmetic this is.
+ */
+function addClauseReads(logits: Float64Array, record: DecisionRecord, prior: Float32Array, S: number): void {
+  const C = logits.length;
+  const [beta, tau, kappa, mu] = prior as unknown as [number, number, number, number];
+  const base = new Float64Array(S);
+  let finite = Number.isFinite(beta) && Number.isFinite(tau);
+  for (let s = 0; s < S; s++) {
+    const b = -kappa * (record.done[s] as number) - mu * (record.rank[s] as number);
+    base[s] = b;
+    if (!(Number.isFinite(b) && Number.isFinite(record.sign[s]))) finite = false;
+  }
+  const att = new Float64Array(S);
+  const entries = record.sims;
+  const inRange = entries.every(([c, s, v]) => c >= 0 && c < C && s >= 0 && s < S && Number.isFinite(v));
+  if (!(finite && inRange)) {
     const sims = new Float64Array(C * S);
-    for (const [c, s, v] of record.sims) sims[c * S + s] = v;
-    const att = new Float64Array(S);
+    for (const [c, s, v] of entries) sims[c * S + s] = v;
     for (let c = 0; c < C; c++) {
       logits[c] = (logits[c] as number) + clauseRead(beta, tau, base, sims, c * S, record.sign, 0, S, att);
     }
+    return;
   }
-  const inv = 1 / record.temperature;
-  let max = -Infinity;
+  // The entries grouped by candidate, in their order (a stable counting sort).
+  const start = new Int32Array(C + 1);
+  for (const entry of entries) start[entry[0] + 1] = (start[entry[0] + 1] as number) + 1;
+  for (let c = 0; c < C; c++) start[c + 1] = (start[c + 1] as number) + (start[c] as number);
+  const next = start.slice(0, C);
+  const order = new Int32Array(entries.length);
+  entries.forEach((entry, i) => {
+    const c = entry[0];
+    order[next[c] as number] = i;
+    next[c] = (next[c] as number) + 1;
+  });
+  const row = new Float64Array(S);
   for (let c = 0; c < C; c++) {
-    logits[c] = (logits[c] as number) * inv;
-    if ((logits[c] as number) > max) max = logits[c] as number;
+    const [lo, hi] = [start[c] as number, start[c + 1] as number];
+    if (lo === hi) continue;
+    for (let k = lo; k < hi; k++) {
+      const entry = entries[order[k] as number] as [number, number, number];
+      row[entry[1]] = entry[2];
+    }
+    logits[c] = (logits[c] as number) + clauseRead(beta, tau, base, row, 0, record.sign, 0, S, att);
+    for (let k = lo; k < hi; k++) row[(entries[order[k] as number] as [number, number, number])[1]] = 0;
   }
-  let z = 0;
-  for (let c = 0; c < C; c++) z += Math.exp((logits[c] as number) - max);
-  const logZ = max + Math.log(z);
-  for (let c = 0; c < C; c++) logits[c] = (logits[c] as number) - logZ;
-  return logits;
 }

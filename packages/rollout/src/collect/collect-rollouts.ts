@@ -9,6 +9,7 @@ import {
 } from '@skillrl/core';
 import { runEpisode } from '../episode/run-episode.js';
 import { addUsage } from '../usage/price-table.js';
+import { decisionRounds, isBatchedAgent } from './decision-rounds.js';
 import { type PlannedEpisode, type PlanRolloutsOptions, planRollouts } from './plan-rollouts.js';
 
 /** What `onTrajectory` learns besides the trajectory. */
@@ -25,6 +26,11 @@ export interface RolloutRunSettings {
   agent: Agent;
   /** Episodes in flight at once. Default 16. */
   concurrency?: number;
+  /**
+   * When the agent has `actMany` (a `BatchedAgent`), the decisions of the episodes in flight go to it in
+   * rounds (`decisionRounds`) instead of one `act` each. Default true; it changes no trajectory.
+   */
+  batchDecisions?: boolean;
   /** Per-episode step limit; default each environment's own `maxSteps`. */
   maxSteps?: number;
   /** Skill-R1 generation, recorded on every trajectory. */
@@ -146,6 +152,10 @@ export function collectRollouts(options: CollectRolloutsOptions): RolloutRun {
     let next = 0;
     let done = plan.length === 0;
     const verifiers = new Map<string, Verifier>();
+    const agent =
+      options.batchDecisions !== false && isBatchedAgent(options.agent)
+        ? decisionRounds(options.agent)
+        : options.agent;
 
     const runOne = async (episode: PlannedEpisode): Promise<Trajectory> => {
       let verifier = verifiers.get(episode.task.id);
@@ -171,7 +181,7 @@ export function collectRollouts(options: CollectRolloutsOptions): RolloutRun {
       if (signal.aborted) own.abort(signal.reason);
       try {
         return await runEpisode({
-          agent: options.agent,
+          agent,
           env,
           task: episode.task,
           condition: episode.condition,
