@@ -101,6 +101,37 @@ describe('skillrl CLI', () => {
     expect((await cli(['demo', '--seed', 'x'])).code).toBe(1);
   }, 180_000);
 
+  it('run --set changes the config before running: the GRPO control of a SKILLC config', async () => {
+    const dir = tempDir('run-set');
+    const path = writeConfig(dir, internalizeConfig({ name: 'skillc' }, { steps: 2 }), 'skillc.yaml');
+    const r = await cli([
+      'run',
+      path,
+      '--set',
+      'internalize.variant=grpo',
+      '--set',
+      'name=control',
+      '--json',
+    ]);
+    expect(r.code, r.err).toBe(0);
+    // The name moved the run directory; config.json records the changed config, so resume continues it.
+    const runDir = join(dir, 'runs', 'control');
+    expect(existsSync(join(dir, 'runs', 'skillc'))).toBe(false);
+    const saved = JSON.parse(readFileSync(join(runDir, 'config.json'), 'utf8'));
+    expect(saved.internalize.variant).toBe('grpo');
+    const rollouts = readFileSync(join(runDir, 'rollouts.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; condition: number });
+    expect(rollouts.filter((t) => t.id.startsWith('s')).every((t) => t.condition === 0)).toBe(true);
+    // The changed config is checked like the file: a bad value names its path, nothing is created.
+    const bad = await cli(['run', path, '--set', 'internalize.variant=nope', '--set', 'name=bad']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toMatch(/\$\.internalize\.variant/);
+    expect(existsSync(join(dir, 'runs', 'bad'))).toBe(false);
+    expect((await cli(['run', path, '--set', 'novalue'])).code).toBe(2);
+  });
+
   it('usage errors exit 2', async () => {
     expect((await cli(['frobnicate'])).code).toBe(2);
     expect((await cli(['eval', 'x.yaml', '--episodes', '0'])).code).toBe(2);

@@ -6,11 +6,11 @@ import { Command, CommanderError } from 'commander';
 import { checkComponents } from '../components/check-components.js';
 import { configSchema } from '../config/config-schema.js';
 import { configWarnings } from '../config/config-warnings.js';
-import { loadConfig } from '../config/load-config.js';
+import { loadConfig, parseConfig } from '../config/load-config.js';
 import { runDemo } from '../demo/run-demo.js';
 import { type Evaluation, evaluate } from '../evaluate/evaluate.js';
 import { evaluateRun, isRunDirectory } from '../evaluate/evaluate-run.js';
-import { type ConfigOverride, parseOverride } from '../run/config-overrides.js';
+import { applyOverrides, type ConfigOverride, parseOverride } from '../run/config-overrides.js';
 import { runDirectoryOf } from '../run/open-run.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunResult } from '../run/run-types.js';
@@ -77,8 +77,21 @@ function printResult(io: CliIo, json: boolean, result: RunResult): void {
 
 /** `--set path=value`, repeatable, checked as it is read (a malformed one is a usage error). */
 function collectOverride(value: string, previous: ConfigOverride[]): ConfigOverride[] {
+  return collect(value, previous, {});
+}
+
+/** `run --set`: any path, since a new run computes what its config says; the result is checked. */
+function collectRunOverride(value: string, previous: ConfigOverride[]): ConfigOverride[] {
+  return collect(value, previous, { anyPath: true });
+}
+
+function collect(
+  value: string,
+  previous: ConfigOverride[],
+  options: { anyPath?: boolean },
+): ConfigOverride[] {
   try {
-    return [...previous, parseOverride(value)];
+    return [...previous, parseOverride(value, options)];
   } catch (error) {
     if (InvalidArgumentError.isInstance(error)) {
       throw new CommanderError(2, 'skillrl.set', error.message);
@@ -145,10 +158,23 @@ export function createCli(io: CliIo = defaultIo): Command {
     .description('run the evolve or internalize loop a config describes, writing its run directory')
     .argument('<config>', 'YAML or JSON config file')
     .option('--run-dir <dir>', 'run directory (default <config dir>/<runDir>/<name>)')
+    .option(
+      '--set <path=value>',
+      'change the config before running, e.g. --set internalize.variant=grpo --set name=household-grpo for the control of a SKILLC config (repeatable; the value is JSON when it parses; the result is checked like the file)',
+      collectRunOverride,
+      [] as ConfigOverride[],
+    )
     .option('--json', 'print the result as one JSON line, no progress bar')
     .action(
-      withErrors(async (file: string, opts: { runDir?: string; json?: boolean }) => {
-        const loaded = loadConfig(file);
+      withErrors(async (file: string, opts: { runDir?: string; json?: boolean; set: ConfigOverride[] }) => {
+        const file0 = loadConfig(file);
+        const loaded =
+          opts.set.length > 0
+            ? {
+                ...file0,
+                config: parseConfig(applyOverrides(file0.config, opts.set, { anyPath: true }).config),
+              }
+            : file0;
         const json = Boolean(opts.json);
         const code = await runWithSignals(
           io,

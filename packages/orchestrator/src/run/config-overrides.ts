@@ -24,8 +24,12 @@ export const OVERRIDABLE_PATHS = [
   'store',
 ] as const;
 
-/** `agent.options.baseURL=http://…` → `{ path, value }`; the value is JSON when it parses, else the text. */
-export function parseOverride(argument: string): ConfigOverride {
+/**
+ * `agent.options.baseURL=http://…` → `{ path, value }`; the value is JSON when it parses, else the text.
+ * `anyPath` is `skillrl run --set`'s rule: a new run may change anything (the result is checked like the
+ * config file); without it, resume's `OVERRIDABLE_PATHS`.
+ */
+export function parseOverride(argument: string, options: { anyPath?: boolean } = {}): ConfigOverride {
   const eq = argument.indexOf('=');
   const path = eq === -1 ? '' : argument.slice(0, eq).trim();
   if (eq === -1 || !/^[A-Za-z_$][\w$-]*(\.[\w$-]+)*$/.test(path)) {
@@ -41,7 +45,7 @@ export function parseOverride(argument: string): ConfigOverride {
   } catch {
     value = text;
   }
-  checkOverridable(path);
+  if (!options.anyPath) checkOverridable(path);
   return { path, value };
 }
 
@@ -62,11 +66,12 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 export function applyOverrides(
   config: RunConfig,
   overrides: readonly ConfigOverride[],
+  options: { anyPath?: boolean } = {},
 ): { config: RunConfig; applied: AppliedOverride[] } {
   const out = JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
   const applied: AppliedOverride[] = [];
   for (const override of overrides) {
-    checkOverridable(override.path);
+    if (!options.anyPath) checkOverridable(override.path);
     const keys = override.path.split('.');
     let node: Record<string, unknown> | unknown[] = out;
     for (let i = 0; i < keys.length - 1; i++) {
