@@ -145,7 +145,16 @@ function makeAgent(
   };
   const distributions = (contexts: readonly AgentContext[]): ActionDistribution[] => {
     const encoded = contexts.map(encode);
-    const logProbs = scoreDecisions(state.parameters, encoded, config.dim, state.means);
+    const logProbs = scoreDecisions(
+      state.parameters,
+      encoded.map(({ record, memory }, i) => ({
+        record,
+        memory,
+        episode: (contexts[i] as AgentContext).history,
+      })),
+      config.dim,
+      state.means,
+    );
     return encoded.map(({ candidates, memory, record }, i) => ({
       candidates,
       memory,

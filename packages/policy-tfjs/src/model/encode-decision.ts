@@ -63,6 +63,7 @@ interface Progress {
  */
 interface HistoryState {
   actions: string[];
+  infos: ActionInfo[];
   /** How often each earlier action was taken. */
   taken: Map<string, number>;
   /** Content words of every earlier action. */
@@ -83,7 +84,24 @@ interface HistoryState {
 interface ClauseInfo {
   sections: number[];
   firstStep: Map<number, number>;
-  sims: Map<string, Float64Array>;
+  sims: Map<string, Similarities>;
+}
+
+interface Similarities {
+  values: Float64Array;
+  /** The clauses with a similarity above 0, in order. */
+  matching: Int32Array;
+}
+
+interface ActionInfo {
+  ids: number[];
+  content: Set<string>;
+  verb: string;
+  /** The verb is a content word (walking, "go to", is not). */
+  contentVerb: boolean;
+  /** Verb|arguments, and the key of the action this one would undo (none without an inverse verb). */
+  key: string;
+  undoneKey: string | undefined;
 }
 
 interface GoalInfo {
@@ -98,10 +116,10 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
   const bindingsOf = options.bindings ?? goalBindings;
   const tokens = new Map<string, string[]>();
   const ids = new Map<string, number[]>();
-  const contentSets = new Map<string, Set<string>>();
-  const argumentsOf = new Map<string, { verb: string; signature: string }>();
+  const actions = new Map<string, ActionInfo>();
   const observations = new Map<string, { ids: number[]; content: Set<string> }>();
   const clauses = new Map<string, SkillClause[]>();
+  const skillClausesBy = new WeakMap<Skill, Map<string, { body: string; clauses: SkillClause[] }>>();
   const clauseInfos = new WeakMap<SkillClause[], ClauseInfo>();
   const goals = new Map<string, GoalInfo>();
   const histories = new WeakMap<readonly TrajectoryStep[], HistoryState>();
@@ -124,51 +142,37 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     }
     return t;
   };
-  // Content words of an action, with synonyms folded: what is matched against skill clauses.
-  const contentOf = (text: string): Set<string> => {
-    let s = contentSets.get(text);
-    if (s === undefined) {
-      if (contentSets.size > CACHE_LIMIT) contentSets.clear();
-      s = new Set(
-        wordsOf(text)
-          .map((w) => config.synonyms[w] ?? w)
-          .filter(isContentWord),
-      );
-      contentSets.set(text, s);
-    }
-    return s;
-  };
-  // An action's verb (synonyms folded), and the action without its verb and function words, numbers kept:
-  // what it acts on.
-  const parsed = (text: string) => {
-    let a = argumentsOf.get(text);
+  // What an action's text says, worked out once per text: its word ids, its content words with synonyms
+  // folded (what is matched against skill clauses), its verb and what it acts on (the action without its
+  // verb and function words, numbers kept), and the key an earlier action undoing it would have.
+  const actionOf = (text: string): ActionInfo => {
+    let a = actions.get(text);
     if (a === undefined) {
-      if (argumentsOf.size > CACHE_LIMIT) argumentsOf.clear();
+      if (actions.size > CACHE_LIMIT) actions.clear();
       const words = wordsOf(text);
-      const verb = words[0] ?? '';
+      const first = words[0] ?? '';
+      const verb = config.synonyms[first] ?? first;
+      const signature = words
+        .slice(1)
+        .filter((w) => isContentWord(w) || /^\d+$/.test(w))
+        .join(' ');
+      const inverse = config.inverses[verb];
       a = {
-        verb: config.synonyms[verb] ?? verb,
-        signature: words
-          .slice(1)
-          .filter((w) => isContentWord(w) || /^\d+$/.test(w))
-          .join(' '),
+        ids: idsOf(text),
+        content: new Set(words.map((w) => config.synonyms[w] ?? w).filter(isContentWord)),
+        verb,
+        contentVerb: isContentWord(verb),
+        key: `${verb}|${signature}`,
+        // Same arguments as an earlier action, with the inverse verb ("take soapbottle 2 from garbagecan 1"
+        // after moving it there, "close drawer 1" after opening it): undoing never carries out a clause.
+        undoneKey: inverse === undefined ? undefined : `${inverse}|${signature}`,
       };
-      argumentsOf.set(text, a);
+      actions.set(text, a);
     }
     return a;
   };
-  const verbOf = (text: string): string => parsed(text).verb;
-  const keyOf = (text: string): string => {
-    const a = parsed(text);
-    return `${a.verb}|${a.signature}`;
-  };
-  // Same arguments as an earlier action, with the inverse verb ("take soapbottle 2 from garbagecan 1" after
-  // moving it there, "close drawer 1" after opening it): undoing never carries out a clause.
-  const undoes = (text: string, earlier: ReadonlySet<string>): boolean => {
-    const a = parsed(text);
-    const inverse = config.inverses[a.verb];
-    return inverse !== undefined && earlier.has(`${inverse}|${a.signature}`);
-  };
+  const undoes = (a: ActionInfo, earlier: ReadonlySet<string>): boolean =>
+    a.undoneKey !== undefined && earlier.has(a.undoneKey);
   const goalOf = (task: Task): GoalInfo => {
     let g = goals.get(task.id);
     if (g === undefined) {
@@ -198,18 +202,30 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     }
     return o;
   };
+  // By skill object first (a run hands the same skill to every episode), then by the skill's text.
   const clausesOf = (skill: Skill, bindings: GoalBindings): SkillClause[] => {
-    const key = `${bindings.object ?? ''}|${bindings.receptacle ?? ''}|${skill.body}`;
-    let c = clauses.get(key);
-    if (c === undefined) {
+    const bound = `${bindings.object ?? ''}|${bindings.receptacle ?? ''}`;
+    let bySkill = skillClausesBy.get(skill);
+    if (bySkill === undefined) {
+      bySkill = new Map();
+      skillClausesBy.set(skill, bySkill);
+    }
+    let c = bySkill.get(bound);
+    if (c !== undefined && c.body === skill.body) return c.clauses;
+    const key = `${bound}|${skill.body}`;
+    let cl = clauses.get(key);
+    if (cl === undefined) {
       if (clauses.size > 1000) clauses.clear();
-      c = skillClauses(skill.body, bindings).map((clause) => ({
+      cl = skillClauses(skill.body, bindings).map((clause) => ({
         ...clause,
         words: [...new Set(clause.words.map((w) => config.synonyms[w] ?? w))],
       }));
-      clauses.set(key, c);
+      clauses.set(key, cl);
     }
-    return c;
+    if (bySkill.size > 1000) bySkill.clear();
+    c = { body: skill.body, clauses: cl };
+    bySkill.set(bound, c);
+    return cl;
   };
   const clauseInfo = (cl: SkillClause[]): ClauseInfo => {
     let info = clauseInfos.get(cl);
@@ -221,13 +237,17 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     }
     return info;
   };
-  // An action's similarity to every clause of a list.
-  const similaritiesOf = (cl: SkillClause[], info: ClauseInfo, text: string): Float64Array => {
+  // An action's similarity to every clause of a list, and the clauses it shares a word with.
+  const similaritiesOf = (cl: SkillClause[], info: ClauseInfo, text: string, a: ActionInfo): Similarities => {
     let s = info.sims.get(text);
     if (s === undefined) {
       if (info.sims.size > CACHE_LIMIT) info.sims.clear();
-      const content = contentOf(text);
-      s = Float64Array.from(cl, (clause) => similarity(content, clause.words));
+      const values = Float64Array.from(cl, (clause) => similarity(a.content, clause.words));
+      const matching: number[] = [];
+      values.forEach((v, j) => {
+        if (v > 0) matching.push(j);
+      });
+      s = { values, matching: Int32Array.from(matching) };
       info.sims.set(text, s);
     }
     return s;
@@ -246,6 +266,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     if (st === undefined) {
       st = {
         actions: [],
+        infos: [],
         taken: new Map(),
         touched: new Set(),
         signatures: new Set(),
@@ -259,15 +280,16 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     }
     for (let h = st.actions.length; h < history.length; h++) {
       const action = (history[h] as TrajectoryStep).action;
+      const a = actionOf(action);
       st.actions.push(action);
+      st.infos.push(a);
       st.taken.set(action, (st.taken.get(action) ?? 0) + 1);
-      for (const w of contentOf(action)) st.touched.add(w);
-      st.undid.push(undoes(action, st.signatures));
-      st.signatures.add(keyOf(action));
-      const verb = verbOf(action);
-      if (isContentWord(verb)) st.verbs.add(verb);
+      for (const w of a.content) st.touched.add(w);
+      st.undid.push(undoes(a, st.signatures));
+      st.signatures.add(a.key);
+      if (a.contentVerb) st.verbs.add(a.verb);
       st.idStarts.push(st.ids.length);
-      for (const id of idsOf(action)) st.ids.push(id);
+      for (const id of a.ids) st.ids.push(id);
     }
     return st;
   };
@@ -313,7 +335,8 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     for (let h = p.upTo; h < st.actions.length; h++) {
       if (st.undid[h]) continue;
       const action = st.actions[h] as string;
-      const sims = similaritiesOf(cl, info, action);
+      const a = st.infos[h] as ActionInfo;
+      const sims = similaritiesOf(cl, info, action, a).values;
       for (const section of info.sections) {
         let at = pointer.get(section) as number;
         for (let j = 0; j < cl.length; j++) {
@@ -330,7 +353,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
             acted.set(section, false);
           }
           progressed.set(section, true);
-          if (isContentWord(verbOf(action)) || walking.has(at)) acted.set(section, true);
+          if (a.contentVerb || walking.has(at)) acted.set(section, true);
           break;
         }
       }
@@ -357,9 +380,11 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
 
     const cand: number[][] = [];
     const feats: number[][] = [];
-    for (const c of candidates) {
-      cand.push(idsOf(c));
-      const content = contentOf(c);
+    const infos = candidates.map(actionOf);
+    candidates.forEach((c, i) => {
+      const a = infos[i] as ActionInfo;
+      cand.push(a.ids);
+      const content = a.content;
       const n = Math.max(1, content.size);
       let inGoal = 0;
       let inObs = 0;
@@ -382,7 +407,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         (pending / n) * FEATURE_SCALE,
         (inMemory / n) * FEATURE_SCALE,
       ]);
-    }
+    });
 
     const record: DecisionRecord = {
       v: 1,
@@ -403,7 +428,8 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     if (record.condition === 1 && context.skill) {
       const cl = clausesOf(context.skill, goal.bindings);
       const info = clauseInfo(cl);
-      const candidateVerbs = new Set(candidates.map(verbOf).filter(isContentWord));
+      const candidateVerbs = new Set<string>();
+      for (const a of infos) if (a.contentVerb) candidateVerbs.add(a.verb);
       // A step none of whose clauses names something the agent can do ("go to the place where the object
       // usually is (food on countertops …)") is carried out by walking.
       const walking = new Set(cl.map((c) => c.step));
@@ -419,18 +445,20 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         record.sign.push(clause.negated ? -1 : 1);
       });
       candidates.forEach((c, i) => {
-        const sims = similaritiesOf(cl, info, c);
+        const a = infos[i] as ActionInfo;
+        const { values, matching } = similaritiesOf(cl, info, c, a);
         const repeated = taken.has(c);
-        const undo = undoes(c, st.signatures);
-        cl.forEach((clause, j) => {
-          if (undo && !clause.negated) return;
-          const s = sims[j] as number;
+        const undo = undoes(a, st.signatures);
+        for (const j of matching) {
+          const clause = cl[j] as SkillClause;
+          if (undo && !clause.negated) continue;
+          const s = values[j] as number;
           // A hint this action only half-matches ("dishes in cabinets" for "go to cabinet 2") was already
           // followed once if the action was taken: it does not send the agent back to the same place.
           const at = pointer.get(clause.section) as number;
-          if (repeated && s < DONE_THRESHOLD && clause.step <= at && !clause.negated) return;
-          if (s > 0) record.sims.push([i, j, s]);
-        });
+          if (repeated && s < DONE_THRESHOLD && clause.step <= at && !clause.negated) continue;
+          record.sims.push([i, j, s]);
+        }
       });
     }
     return { record, memory: windowOf(st) };

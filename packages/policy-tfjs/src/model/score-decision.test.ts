@@ -184,14 +184,31 @@ describe('scoreDecision', () => {
         ]);
         const expected = round.map(([r, m]) => Array.from(denseScore(params, r, config.dim, m)));
         const cache = createEmbeddingCache();
+        // Two episodes share the round: a memory is sometimes an extension of the episode's last one.
+        const episodes = [{}, {}];
         for (let pass = 0; pass < 2; pass++) {
           const got = scoreDecisions(
             params,
-            round.map(([r, m]) => ({ record: r, memory: m })),
+            round.map(([r, m], i) => ({ record: r, memory: m, episode: episodes[i % 2] as object })),
             config.dim,
             cache,
           );
           expect(got.map((lp) => Array.from(lp))).toEqual(expected);
+        }
+        // Each decision's memory grown by a word, its own episode: the running sums carry on.
+        const grown = round.map(([r, m], i): [DecisionRecord, number[]] => [r, [...m, i % V]]);
+        const own = grown.map(() => ({}));
+        for (const extra of [0, 1]) {
+          const memories = grown.map(([, m], i) => [...m, ...(extra ? [(3 * i) % V] : [])]);
+          const got = scoreDecisions(
+            params,
+            grown.map(([r], i) => ({ record: r, memory: memories[i], episode: own[i] as object })),
+            config.dim,
+            cache,
+          );
+          expect(got.map((lp) => Array.from(lp))).toEqual(
+            grown.map(([r], i) => Array.from(denseScore(params, r, config.dim, memories[i] as number[]))),
+          );
         }
         round.forEach(([r, m], i) => {
           expect(Array.from(scoreDecision(params, r, config.dim, m))).toEqual(expected[i]);

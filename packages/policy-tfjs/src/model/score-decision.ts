@@ -24,6 +24,12 @@ function meanEmbedding(
 export interface ScoredDecision {
   record: DecisionRecord;
   memory?: readonly number[];
+  /**
+   * Any object standing for the decision's episode (an acting agent passes the history array). With a cache,
+   * the memory's embedding sum is kept per episode and extended by the words added since its last decision
+   * (checked word by word, so a memory that is not an extension is summed afresh).
+   */
+  episode?: object;
 }
 
 /**
@@ -36,10 +42,14 @@ export interface ScoredDecision {
 export interface EmbeddingCache {
   parameters?: AgentParameters;
   means: Map<readonly number[], Float64Array>;
+  /** Per goal list: the hidden layer's bias plus the goal block's product (the first rows of the sum). */
+  goals: Map<readonly number[], Float64Array>;
+  /** Per episode: the memory's words summed so far (a copy of them) and their embedding sum. */
+  memories: WeakMap<object, { ids: number[]; sum: Float64Array }>;
 }
 
 export function createEmbeddingCache(): EmbeddingCache {
-  return { means: new Map() };
+  return { means: new Map(), goals: new Map(), memories: new WeakMap() };
 }
 
 const CACHED_LISTS = 200_000;
@@ -82,6 +92,8 @@ export function scoreDecisions(
   if (cache && cache.parameters !== params) {
     cache.parameters = params;
     cache.means.clear();
+    cache.goals.clear();
+    cache.memories = new WeakMap();
   }
   // A list's mean embedding, from the cache when the list was seen under these weights.
   const meanOf = (ids: readonly number[]): Float64Array => {
@@ -96,9 +108,37 @@ export function scoreDecisions(
     }
     return m;
   };
+  // The memory's mean from the episode's running sum: the same additions in the same order as summing it.
+  const memoryMean = (c: EmbeddingCache, episode: object, memory: readonly number[], at: number) => {
+    let entry = c.memories.get(episode);
+    let from = 0;
+    if (entry && entry.ids.length <= memory.length) {
+      const seen = entry.ids;
+      while (from < seen.length && seen[from] === memory[from]) from++;
+      if (from < seen.length) entry = undefined;
+    } else entry = undefined;
+    if (entry === undefined) {
+      from = 0;
+      entry = { ids: [], sum: new Float64Array(d) };
+      c.memories.set(episode, entry);
+    }
+    const { ids, sum } = entry;
+    for (let i = from; i < memory.length; i++) {
+      const id = memory[i] as number;
+      ids.push(id);
+      const row = id * d;
+      for (let j = 0; j < d; j++) sum[j] = (sum[j] as number) + (embedding[row + j] as number);
+    }
+    if (memory.length === 0) {
+      for (let j = 0; j < d; j++) ctx[at + j] = 0;
+      return;
+    }
+    const inv = 1 / memory.length;
+    for (let j = 0; j < d; j++) ctx[at + j] = (sum[j] as number) * inv;
+  };
   const ctx = new Float64Array(B * width);
   for (let b = 0; b < B; b++) {
-    const { record, memory = [] } = decisions[b] as ScoredDecision;
+    const { record, memory = [], episode } = decisions[b] as ScoredDecision;
     const at = b * width;
     if (cache) {
       ctx.set(meanOf(record.goal), at);
@@ -108,12 +148,33 @@ export function scoreDecisions(
       meanEmbedding(ctx, embedding, record.obs, d, at + d);
     }
     meanEmbedding(ctx, embedding, record.hist, d, at + 2 * d);
-    meanEmbedding(ctx, embedding, memory, d, at + 3 * d);
+    if (cache && episode) memoryMean(cache, episode, memory, at + 3 * d);
+    else meanEmbedding(ctx, embedding, memory, d, at + 3 * d);
   }
-  // The round's hidden layer: each weight row is read once for all B decisions.
+  // The round's hidden layer: each weight row is read once for all B decisions. With a cache, each row's
+  // sum starts from its goal's part (the first d rows, the same for a whole episode), computed once.
   const h = new Float64Array(B * H);
-  for (let b = 0; b < B; b++) h.set(hiddenBias, b * H);
-  for (let i = 0; i < width; i++) {
+  const first = cache ? d : 0;
+  for (let b = 0; b < B; b++) {
+    const goal = (decisions[b] as ScoredDecision).record.goal;
+    let start: Float32Array | Float64Array = hiddenBias;
+    if (cache) {
+      let g = cache.goals.get(goal);
+      if (g === undefined) {
+        g = Float64Array.from(hiddenBias);
+        for (let i = 0; i < d; i++) {
+          const ci = ctx[b * width + i] as number;
+          if (ci === 0) continue;
+          for (let k = 0; k < H; k++) g[k] = (g[k] as number) + ci * (hiddenWeights[i * H + k] as number);
+        }
+        if (cache.goals.size >= CACHED_LISTS) cache.goals.clear();
+        cache.goals.set(goal, g);
+      }
+      start = g;
+    }
+    h.set(start, b * H);
+  }
+  for (let i = first; i < width; i++) {
     const row = i * H;
     for (let b = 0; b < B; b++) {
       const ci = ctx[b * width + i] as number;
