@@ -1,9 +1,11 @@
-// pnpm bench: acting speed, trainer update time (wasm, cpu; hand-written gradients and tfjs autodiff;
-// PyTorch CPU on the same network and batch) and a short GRPO learning curve.
+// pnpm bench: acting speed (decisions per second, one decision a call and in rounds), trainer update time
+// (wasm, cpu; hand-written gradients and tfjs autodiff; PyTorch CPU on the same network and batch) and a
+// short GRPO learning curve.
 // Environment: BENCH_MINUTES (learning curve length, default 6), BENCH_EVERY (steps between evaluations,
 // default 20), BENCH_REPS (timed trainer updates, default 5), BENCH_ACTING_EPISODES (household episodes of
-// the acting table, default 240), BENCH_ONLY=acting (the acting table alone), PYTHON (an interpreter with
-// torch and numpy; default /usr/bin/python3 when it has them).
+// the acting table, default 240), BENCH_ACTING_REPS (timed runs of each acting mode, default 3),
+// BENCH_ONLY=acting (the acting table alone), PYTHON (an interpreter with torch and numpy; default
+// /usr/bin/python3 when it has them).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +38,8 @@ const REPS = Number(process.env.BENCH_REPS ?? 5);
 const MINUTES = Number(process.env.BENCH_MINUTES ?? 6);
 /** Household episodes of the acting table (shop: half as many); default 240. */
 const ACTING_EPISODES = Number(process.env.BENCH_ACTING_EPISODES ?? 240);
+/** Timed runs of each acting mode (the fastest is kept); default 3. */
+const ACTING_REPS = Number(process.env.BENCH_ACTING_REPS ?? 3);
 /** `acting`: only the acting table. */
 const ONLY = process.env.BENCH_ONLY;
 /** Episodes in lockstep: the paper protocol's concurrency. */
@@ -50,20 +54,20 @@ const cpuMs = () => {
   return (user + system) / 1000;
 };
 
-/** Counts the CPU time of the agent's own calls (act or actMany), beside the episodes' totals. */
+/** Counts the wall time of the agent's own calls (act or actMany), beside the episodes' totals. */
 function timedAgent(agent: SkillReadingAgent) {
   let ms = 0;
   const timed = {
     act: async (context: AgentContext) => {
-      const started = cpuMs();
+      const started = performance.now();
       const action = await agent.act(context);
-      ms += cpuMs() - started;
+      ms += performance.now() - started;
       return action;
     },
     actMany: async (contexts: readonly AgentContext[]) => {
-      const started = cpuMs();
+      const started = performance.now();
       const actions = await agent.actMany(contexts);
-      ms += cpuMs() - started;
+      ms += performance.now() - started;
       return actions;
     },
   };
@@ -73,8 +77,9 @@ function timedAgent(agent: SkillReadingAgent) {
 /**
  * Decisions per second of the untrained agent (skill present, sampled) on the same episodes, played one at a
  * time with `act` per decision, then `ROUND` at a time in lockstep with one `actMany` per round (how
- * rollout's collector runs the episodes in flight). Decisions per second of wall clock and of process CPU
- * time (the environment included), and the CPU time inside the agent's calls per decision.
+ * rollout's collector runs the episodes in flight). Each mode runs `ACTING_REPS` times, alternating, with a
+ * fresh agent each time; the table keeps each mode's fastest run: decisions per second of wall clock and of
+ * process CPU time (the environment included), and the time inside the agent's calls per decision.
  */
 async function acting(name: string, adapter: TaskAdapter, vocabulary: Vocabulary, episodes: number) {
   const skills = (await adapter.skills?.()) ?? [];
@@ -87,8 +92,9 @@ async function acting(name: string, adapter: TaskAdapter, vocabulary: Vocabulary
       skill: skillFor(skills, task.family),
       seed: `${SEED}/${task.id}`,
     }));
-  const play = async (agent: SkillReadingAgent, batched: boolean, count = tasks.length) => {
-    const { timed, policyMs } = timedAgent(agent);
+  const play = async (batched: boolean, count = tasks.length) => {
+    // A fresh agent each time: the same weights, and no cache carried over from an earlier run.
+    const { timed, policyMs } = timedAgent(createSkillReadingAgent({ vocabulary, seed: 1 }));
     const started = performance.now();
     const cpu = cpuMs();
     const out: Trajectory[] = [];
@@ -107,32 +113,31 @@ async function acting(name: string, adapter: TaskAdapter, vocabulary: Vocabulary
     };
   };
   // Both paths compiled and warm before either is timed.
-  for (const batched of [false, true])
-    await play(createSkillReadingAgent({ vocabulary, seed: 1 }), batched, 32);
-  const rows: string[][] = [];
-  let reference: string | undefined;
-  for (const mode of ['act, one decision a call', `actMany, rounds of ${ROUND} episodes`]) {
-    // A fresh agent per mode: the same weights, and no cache carried over from the other mode.
-    const { out, s, cpuS, policyMs } = await play(
-      createSkillReadingAgent({ vocabulary, seed: 1 }),
-      mode.startsWith('actMany'),
-    );
+  for (const batched of [false, true]) await play(batched, 32);
+  const modes = ['act, one decision a call', `actMany, rounds of ${ROUND} episodes`];
+  const best: (Awaited<ReturnType<typeof play>> | undefined)[] = [undefined, undefined];
+  for (let rep = 0; rep < ACTING_REPS; rep++) {
+    for (const m of [0, 1]) {
+      const run = await play(m === 1);
+      if (!best[m] || run.s < (best[m]?.s as number)) best[m] = run;
+    }
+  }
+  const reference = JSON.stringify(best[0]?.out);
+  return best.map((run, m) => {
+    const { out, s, cpuS, policyMs } = run as Awaited<ReturnType<typeof play>>;
     const steps = out.reduce((a, t) => a + t.steps.length, 0);
-    const json = JSON.stringify(out);
-    reference ??= json;
-    rows.push([
+    return [
       name,
-      mode,
+      modes[m] as string,
       String(tasks.length),
       String(steps),
       (steps / s).toFixed(0),
       (steps / cpuS).toFixed(0),
       ((1000 * policyMs) / steps).toFixed(1),
       (out.reduce((a, t) => a + t.reward, 0) / out.length).toFixed(3),
-      json === reference ? 'yes' : 'NO',
-    ]);
-  }
-  return rows;
+      JSON.stringify(out) === reference ? 'yes' : 'NO',
+    ];
+  });
 }
 
 // The trainer settings of the paper runs (orchestrator/bench/paper.mjs): what a training run spends its time on.
@@ -573,7 +578,7 @@ async function main() {
       'decisions',
       'decisions/s (wall)',
       'decisions per CPU s',
-      'policy CPU µs/decision',
+      'policy µs/decision',
       'mean reward',
       'same',
     ],

@@ -66,8 +66,8 @@ interface HistoryState {
   infos: ActionInfo[];
   /** How often each earlier action was taken. */
   taken: Map<string, number>;
-  /** Content words of every earlier action. */
-  touched: Set<string>;
+  /** Content words of every earlier action, as interned word numbers. */
+  touched: Set<number>;
   /** Verb|arguments of every earlier action, and per earlier action whether it undid one before it. */
   signatures: Set<string>;
   undid: boolean[];
@@ -96,6 +96,8 @@ interface Similarities {
 interface ActionInfo {
   ids: number[];
   content: Set<string>;
+  /** `content` as interned word numbers (`wordNumber`). */
+  contentWords: Int32Array;
   verb: string;
   /** The verb is a content word (walking, "go to", is not). */
   contentVerb: boolean;
@@ -109,7 +111,13 @@ interface GoalInfo {
   goal: string;
   ids: number[];
   content: Set<string>;
+  contentWords: Int32Array;
 }
+
+/** Marks of a word in `WordFlags`: named by the goal, in the observation, touched by an earlier action. */
+const IN_GOAL = 1;
+const IN_OBSERVATION = 2;
+const TOUCHED = 4;
 
 export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder {
   const { config, vocabulary } = options;
@@ -117,7 +125,20 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
   const tokens = new Map<string, string[]>();
   const ids = new Map<string, number[]>();
   const actions = new Map<string, ActionInfo>();
-  const observations = new Map<string, { ids: number[]; content: Set<string> }>();
+  const observations = new Map<string, { ids: number[]; contentWords: Int32Array }>();
+  // Content words as small numbers, so a decision's goal / observation / history membership tests are
+  // reads of one flags array instead of string set look-ups.
+  const wordNumbers = new Map<string, number>();
+  const wordNumber = (w: string): number => {
+    let n = wordNumbers.get(w);
+    if (n === undefined) {
+      n = wordNumbers.size;
+      wordNumbers.set(w, n);
+    }
+    return n;
+  };
+  const numbers = (words: Iterable<string>) => Int32Array.from(words, wordNumber);
+  let flags = new Uint8Array(256);
   const clauses = new Map<string, SkillClause[]>();
   const skillClausesBy = new WeakMap<Skill, Map<string, { body: string; clauses: SkillClause[] }>>();
   const clauseInfos = new WeakMap<SkillClause[], ClauseInfo>();
@@ -157,9 +178,11 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         .filter((w) => isContentWord(w) || /^\d+$/.test(w))
         .join(' ');
       const inverse = config.inverses[verb];
+      const content = new Set(words.map((w) => config.synonyms[w] ?? w).filter(isContentWord));
       a = {
         ids: idsOf(text),
-        content: new Set(words.map((w) => config.synonyms[w] ?? w).filter(isContentWord)),
+        content,
+        contentWords: numbers(content),
         verb,
         contentVerb: isContentWord(verb),
         key: `${verb}|${signature}`,
@@ -184,7 +207,13 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       const content = new Set(wordsOf(goal).filter(isContentWord));
       if (bindings.object) content.add(bindings.object);
       if (bindings.receptacle) content.add(bindings.receptacle);
-      g = { bindings, goal, ids: idsOf(goal).slice(0, config.goalWords), content };
+      g = {
+        bindings,
+        goal,
+        ids: idsOf(goal).slice(0, config.goalWords),
+        content,
+        contentWords: numbers(content),
+      };
       goals.set(task.id, g);
     }
     return g;
@@ -196,7 +225,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       const all = idsOf(text);
       o = {
         ids: all.slice(Math.max(0, all.length - config.observationWords)),
-        content: new Set(wordsOf(text).filter(isContentWord)),
+        contentWords: numbers(new Set(wordsOf(text).filter(isContentWord))),
       };
       observations.set(text, o);
     }
@@ -284,7 +313,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       st.actions.push(action);
       st.infos.push(a);
       st.taken.set(action, (st.taken.get(action) ?? 0) + 1);
-      for (const w of a.content) st.touched.add(w);
+      for (const w of a.contentWords) st.touched.add(w);
       st.undid.push(undoes(a, st.signatures));
       st.signatures.add(a.key);
       if (a.contentVerb) st.verbs.add(a.verb);
@@ -381,22 +410,27 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     const cand: number[][] = [];
     const feats: number[][] = [];
     const infos = candidates.map(actionOf);
+    if (flags.length < wordNumbers.size) flags = new Uint8Array(2 * wordNumbers.size);
+    for (const w of goal.contentWords) flags[w] = (flags[w] as number) | IN_GOAL;
+    for (const w of observation.contentWords) flags[w] = (flags[w] as number) | IN_OBSERVATION;
+    for (const w of touched) flags[w] = (flags[w] as number) | TOUCHED;
     candidates.forEach((c, i) => {
       const a = infos[i] as ActionInfo;
       cand.push(a.ids);
-      const content = a.content;
-      const n = Math.max(1, content.size);
+      const words = a.contentWords;
+      const n = Math.max(1, words.length);
       let inGoal = 0;
       let inObs = 0;
       let pending = 0;
       let inMemory = 0;
-      for (const w of content) {
-        if (goal.content.has(w)) {
+      for (let k = 0; k < words.length; k++) {
+        const f = flags[words[k] as number] as number;
+        if (f & IN_GOAL) {
           inGoal += 1;
-          if (!touched.has(w)) pending += 1;
+          if (!(f & TOUCHED)) pending += 1;
         }
-        if (observation.content.has(w)) inObs += 1;
-        if (touched.has(w)) inMemory += 1;
+        if (f & IN_OBSERVATION) inObs += 1;
+        if (f & TOUCHED) inMemory += 1;
       }
       // Scaled so that one optimiser step on a feature weight moves a logit by FEATURE_SCALE·lr.
       feats.push([
@@ -408,6 +442,9 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         (inMemory / n) * FEATURE_SCALE,
       ]);
     });
+    for (const w of goal.contentWords) flags[w] = 0;
+    for (const w of observation.contentWords) flags[w] = 0;
+    for (const w of touched) flags[w] = 0;
 
     const record: DecisionRecord = {
       v: 1,

@@ -55,6 +55,31 @@ export function createEmbeddingCache(): EmbeddingCache {
 const CACHED_LISTS = 200_000;
 
 /**
+ * Scratch arrays reused by every call (scoring is synchronous, so no two calls share them at once):
+ * allocating typed arrays costs more than the arithmetic on them at these sizes.
+ */
+const scratch = {
+  f64: new Map<string, Float64Array>(),
+  i32: new Map<string, Int32Array>(),
+};
+function f64(name: string, length: number): Float64Array {
+  let a = scratch.f64.get(name);
+  if (a === undefined || a.length < length) {
+    a = new Float64Array(Math.max(length, 2 * (a?.length ?? 16)));
+    scratch.f64.set(name, a);
+  }
+  return a;
+}
+function i32(name: string, length: number): Int32Array {
+  let a = scratch.i32.get(name);
+  if (a === undefined || a.length < length) {
+    a = new Int32Array(Math.max(length, 2 * (a?.length ?? 16)));
+    scratch.i32.set(name, a);
+  }
+  return a;
+}
+
+/**
  * The candidates' log-probabilities for one decision, on plain typed arrays: the same function the tfjs
  * model computes for training (`createTfPolicy`), so acting needs no tensors. Returns log-softmax of
  *   (a·q + u·a + (θ + G·h)·x + z·β·Σ_s softmax_s(τ·sim − κ·done − μ·rank)·sign·sim) / temperature
@@ -136,7 +161,7 @@ export function scoreDecisions(
     const inv = 1 / memory.length;
     for (let j = 0; j < d; j++) ctx[at + j] = (sum[j] as number) * inv;
   };
-  const ctx = new Float64Array(B * width);
+  const ctx = f64('ctx', B * width);
   for (let b = 0; b < B; b++) {
     const { record, memory = [], episode } = decisions[b] as ScoredDecision;
     const at = b * width;
@@ -153,7 +178,7 @@ export function scoreDecisions(
   }
   // The round's hidden layer: each weight row is read once for all B decisions. With a cache, each row's
   // sum starts from its goal's part (the first d rows, the same for a whole episode), computed once.
-  const h = new Float64Array(B * H);
+  const h = f64('hidden', B * H);
   const first = cache ? d : 0;
   for (let b = 0; b < B; b++) {
     const goal = (decisions[b] as ScoredDecision).record.goal;
@@ -186,9 +211,9 @@ export function scoreDecisions(
   for (let k = 0; k < B * H; k++) h[k] = Math.tanh(h[k] as number);
   const { query: queryScale, gate: gateScale } = hiddenScales(H);
   const out: Float64Array[] = [];
-  const q = new Float64Array(d);
-  const theta = new Float64Array(F);
-  const a = new Float64Array(d);
+  const q = f64('query', d);
+  const theta = f64('theta', F);
+  const a = f64('mean', d);
   for (let b = 0; b < B; b++) {
     const { record } = decisions[b] as ScoredDecision;
     const C = record.candidates.length;
@@ -240,14 +265,14 @@ export function scoreDecisions(
 function addClauseReads(logits: Float64Array, record: DecisionRecord, prior: Float32Array, S: number): void {
   const C = logits.length;
   const [beta, tau, kappa, mu] = prior as unknown as [number, number, number, number];
-  const base = new Float64Array(S);
+  const base = f64('base', S);
   let finite = Number.isFinite(beta) && Number.isFinite(tau);
   for (let s = 0; s < S; s++) {
     const b = -kappa * (record.done[s] as number) - mu * (record.rank[s] as number);
     base[s] = b;
     if (!(Number.isFinite(b) && Number.isFinite(record.sign[s]))) finite = false;
   }
-  const att = new Float64Array(S);
+  const att = f64('attention', S);
   const entries = record.sims;
   const inRange = entries.every(([c, s, v]) => c >= 0 && c < C && s >= 0 && s < S && Number.isFinite(v));
   if (!(finite && inRange)) {
@@ -259,17 +284,19 @@ function addClauseReads(logits: Float64Array, record: DecisionRecord, prior: Flo
     return;
   }
   // The entries grouped by candidate, in their order (a stable counting sort).
-  const start = new Int32Array(C + 1);
+  const start = i32('start', C + 1).fill(0, 0, C + 1);
   for (const entry of entries) start[entry[0] + 1] = (start[entry[0] + 1] as number) + 1;
   for (let c = 0; c < C; c++) start[c + 1] = (start[c + 1] as number) + (start[c] as number);
-  const next = start.slice(0, C);
-  const order = new Int32Array(entries.length);
+  const next = i32('next', C);
+  next.set(start.subarray(0, C));
+  const order = i32('order', entries.length);
   entries.forEach((entry, i) => {
     const c = entry[0];
     order[next[c] as number] = i;
     next[c] = (next[c] as number) + 1;
   });
-  const row = new Float64Array(S);
+  // All zeros between uses: each candidate's entries are cleared after its read.
+  const row = f64('row', S);
   for (let c = 0; c < C; c++) {
     const [lo, hi] = [start[c] as number, start[c + 1] as number];
     if (lo === hi) continue;
