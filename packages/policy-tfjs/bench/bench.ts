@@ -183,7 +183,7 @@ function writeTorchBatch(
       return actions.map((_, i) => agent.memoryIds(actions.slice(0, i)));
     });
     const b = packDecisionBatch(
-      ts.map((t) => t.steps.map((s) => s.info?.policy as DecisionRecord)),
+      ts.map((t) => t.steps.map((s) => agent.decisionRecord(s.info?.policy) as DecisionRecord)),
       { vocabularySize: agent.vocabulary.size, T, memories },
     );
     let C = 1;

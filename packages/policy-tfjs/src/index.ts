@@ -18,9 +18,16 @@ export {
   saveSkillReadingAgent,
 } from './agent/checkpoint.js';
 export { expandTemplates } from './agent/expand-templates.js';
-// The network: config, weights, the per-decision record stored on trajectories, both forward passes.
+// The network: config, weights, the per-decision record (and its stored form on trajectories), both
+// forward passes.
 export { type AgentConfig, DEFAULT_AGENT_CONFIG, FEATURE_COUNT } from './model/agent-config.js';
-export { type DecisionRecord, isDecisionRecord } from './model/decision-record.js';
+export {
+  type DecisionRecord,
+  decodeDecisionRecord,
+  isDecisionRecord,
+  isStoredDecisionRecord,
+  type StoredDecisionRecord,
+} from './model/decision-record.js';
 export { type AgentParameters, initParameters, PARAMETER_NAMES } from './model/parameters.js';
 export { type PackedBatch, packBatch } from './model/pack-batch.js';
 export { scoreDecision } from './model/score-decision.js';

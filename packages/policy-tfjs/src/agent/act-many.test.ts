@@ -1,5 +1,6 @@
 import { type AgentContext, createRng, type Skill, type Task, type TrajectoryStep } from '@skillrl/core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { type DecisionRecord, decodeDecisionRecord } from '../model/decision-record.js';
 import type { AgentParameters } from '../model/parameters.js';
 import { scoreDecision } from '../model/score-decision.js';
 import { household, householdAgent } from '../testing/household-fixture.js';
@@ -82,11 +83,13 @@ describe('a round of decisions (distributions, actMany)', () => {
           expect(Math.abs((got[c] as number) - (alone.logProbs[c] as number))).toBeLessThanOrEqual(1e-9);
         }
         expect(together[i]?.record).toEqual(alone.record);
-        // Read from scratch (a copied history) as during the episode, incrementally.
-        expect({ ...alone.record, chosen: 0 }).toEqual({
-          ...(context as AgentContext & { made: object }).made,
-          chosen: 0,
-        });
+        // Read from scratch (a copied history) as during the episode, incrementally; and what the episode
+        // stored decodes, after a JSON round trip, to the record the agent made then.
+        const made = (context as AgentContext & { made: object }).made;
+        const kept = agent.decisionRecord(made) as DecisionRecord;
+        expect({ ...alone.record, chosen: 0 }).toEqual({ ...kept, chosen: 0 });
+        const decoded = decodeDecisionRecord(JSON.parse(JSON.stringify(made)), agent.vocabulary);
+        expect(decoded).toEqual(kept);
         expect(together[i]?.memory).toEqual(alone.memory);
         // Without the agent's caches (embedding means, per-episode history state): the same numbers.
         const plain = scoreDecision(agent.parameters, alone.record, agent.config.dim, alone.memory);

@@ -8,7 +8,11 @@ import {
   type Task,
 } from '@skillrl/core';
 import { type AgentConfig, resolveAgentConfig } from '../model/agent-config.js';
-import type { DecisionRecord } from '../model/decision-record.js';
+import {
+  type DecisionRecord,
+  decodeDecisionRecord,
+  type StoredDecisionRecord,
+} from '../model/decision-record.js';
 import { createDecisionEncoder } from '../model/encode-decision.js';
 import {
   type AgentParameters,
@@ -46,7 +50,10 @@ export interface ActionDistribution {
   memory: number[];
   /** Log-probabilities of the candidates, in order, at the agent's temperature. */
   logProbs: Float64Array;
+  /** What the network read. */
   record: DecisionRecord;
+  /** The same decision as `act` stores it on the step (`info.policy`). */
+  stored: StoredDecisionRecord;
 }
 
 export interface SkillReadingAgent extends Agent {
@@ -82,6 +89,12 @@ export interface SkillReadingAgent extends Agent {
   memoryIds(actions: readonly string[]): number[];
   /** `memoryIds` for every decision of one episode at once (entry i: after the first i actions). */
   episodeMemories(actions: readonly string[]): number[][];
+  /**
+   * The network's record of a stored decision (a step's `info.policy`): the very record when this agent (or
+   * a view sharing its weights) made it, else decoded with this agent's vocabulary (`decodeDecisionRecord`).
+   * Undefined for anything else.
+   */
+  decisionRecord(stored: unknown): DecisionRecord | undefined;
   /** The same weights with other sampling settings (e.g. `{ greedy: true }` for evaluation). */
   withSampling(options: { temperature?: number; greedy?: boolean; seed?: Seed }): SkillReadingAgent;
   /** Replaces the weights in place (shapes are checked). */
@@ -92,6 +105,8 @@ export interface SkillReadingAgent extends Agent {
 
 interface SharedState {
   parameters: AgentParameters;
+  /** The records behind the stored decisions acting made, for an in-process trainer. */
+  records: WeakMap<StoredDecisionRecord, DecisionRecord>;
   /** Mean embeddings of the word lists acting has scored under `parameters` (dropped when they change). */
   means: EmbeddingCache;
 }
@@ -109,7 +124,7 @@ export function createSkillReadingAgent(options: SkillReadingAgentOptions): Skil
     ? copyParameters(options.parameters)
     : initParameters(config, vocabulary.size, options.seed ?? 0);
   checkParameters(parameters, config, vocabulary.size);
-  return makeAgent({ parameters, means: createEmbeddingCache() }, config, options);
+  return makeAgent({ parameters, records: new WeakMap(), means: createEmbeddingCache() }, config, options);
 }
 
 function makeAgent(
@@ -155,14 +170,15 @@ function makeAgent(
       config.dim,
       state.means,
     );
-    return encoded.map(({ candidates, memory, record }, i) => ({
+    return encoded.map(({ candidates, memory, record, stored }, i) => ({
       candidates,
       memory,
       logProbs: logProbs[i] as Float64Array,
       record,
+      stored,
     }));
   };
-  const choose = (context: AgentContext, { candidates, logProbs, record }: ActionDistribution) => {
+  const choose = (context: AgentContext, { candidates, logProbs, record, stored }: ActionDistribution) => {
     let chosen = 0;
     if (greedy) {
       for (let c = 1; c < candidates.length; c++) {
@@ -183,10 +199,12 @@ function makeAgent(
       }
     }
     record.chosen = chosen;
+    stored.chosen = chosen;
+    state.records.set(stored, record);
     return {
       action: candidates[chosen] as string,
       logProb: logProbs[chosen] as number,
-      info: { policy: record },
+      info: { policy: stored },
     };
   };
 
@@ -203,6 +221,9 @@ function makeAgent(
     distributions,
     memoryIds: (actions) => encoder.memory(actions),
     episodeMemories: (actions) => encoder.memories(actions),
+    decisionRecord: (stored) =>
+      state.records.get(stored as StoredDecisionRecord) ??
+      decodeDecisionRecord(stored, vocabulary, encoder.wordIds),
     async act(context) {
       return choose(context, distributions([context])[0] as ActionDistribution);
     },

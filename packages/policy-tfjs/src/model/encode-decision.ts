@@ -4,7 +4,14 @@ import { type GoalBindings, type SkillClause, skillClauses } from '../skill/skil
 import { isContentWord, tokenize } from '../text/tokenize.js';
 import type { Vocabulary } from '../text/vocabulary.js';
 import type { AgentConfig } from './agent-config.js';
-import type { DecisionRecord } from './decision-record.js';
+import {
+  type DecisionRecord,
+  FEATURE_SCALE,
+  type FeatureCounts,
+  featuresOf,
+  packFeatureCounts,
+  type StoredDecisionRecord,
+} from './decision-record.js';
 
 export interface EncoderOptions {
   config: AgentConfig;
@@ -12,10 +19,14 @@ export interface EncoderOptions {
   bindings?: (task: Task) => GoalBindings;
 }
 
-/** A decision's record and the memory's word ids beside it (what `scoreDecision` reads). */
+/**
+ * A decision's record, the memory's word ids beside it (what `scoreDecision` reads), and the record as the
+ * agent stores it on the step (the same arrays; `chosen` is to be set on both).
+ */
 export interface EncodedDecision {
   record: DecisionRecord;
   memory: number[];
+  stored: StoredDecisionRecord;
 }
 
 /**
@@ -39,11 +50,14 @@ export interface DecisionEncoder {
   memory(actions: readonly string[]): number[];
   /** `memory` of every decision of one episode: entry i is the memory after actions[0..i). */
   memories(actions: readonly string[]): number[][];
+  /** A text's word ids (cached: one array per text while the cache holds it). */
+  wordIds(text: string): number[];
 }
 
 const CACHE_LIMIT = 50_000;
-/** Candidate features lie in [0, FEATURE_SCALE]. */
-export const FEATURE_SCALE = 4;
+
+export { FEATURE_SCALE };
+
 /** An action whose similarity to a clause reaches this has carried it out. */
 const DONE_THRESHOLD = 0.6;
 
@@ -409,6 +423,8 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
 
     const cand: number[][] = [];
     const feats: number[][] = [];
+    const featureCounts: number[] = [];
+    let packed = true;
     const infos = candidates.map(actionOf);
     if (flags.length < wordNumbers.size) flags = new Uint8Array(2 * wordNumbers.size);
     for (const w of goal.contentWords) flags[w] = (flags[w] as number) | IN_GOAL;
@@ -432,15 +448,19 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         if (f & IN_OBSERVATION) inObs += 1;
         if (f & TOUCHED) inMemory += 1;
       }
-      // Scaled so that one optimiser step on a feature weight moves a logit by FEATURE_SCALE·lr.
-      feats.push([
-        (inGoal / n) * FEATURE_SCALE,
-        (inObs / n) * FEATURE_SCALE,
-        (Math.min(3, taken.get(c) ?? 0) / 3) * FEATURE_SCALE,
-        (c === last ? 1 : 0) * FEATURE_SCALE,
-        (pending / n) * FEATURE_SCALE,
-        (inMemory / n) * FEATURE_SCALE,
-      ]);
+      const counts: FeatureCounts = {
+        words: n,
+        inGoal,
+        inObservation: inObs,
+        pending,
+        inMemory,
+        taken: Math.min(3, taken.get(c) ?? 0),
+        last: c === last ? 1 : 0,
+      };
+      feats.push(featuresOf(counts));
+      const code = packFeatureCounts(counts);
+      if (code === undefined) packed = false;
+      else featureCounts.push(code);
     });
     for (const w of goal.contentWords) flags[w] = 0;
     for (const w of observation.contentWords) flags[w] = 0;
@@ -498,7 +518,22 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         }
       });
     }
-    return { record, memory: windowOf(st) };
+    const stored: StoredDecisionRecord = {
+      v: 2,
+      candidates: record.candidates,
+      chosen: -1,
+      temperature,
+      condition: record.condition,
+      goal: record.goal,
+      obs: record.obs,
+      hist: record.hist,
+      ...(packed ? { featureCounts } : { feats }),
+      done: record.done,
+      rank: record.rank,
+      sign: record.sign,
+      sims: record.sims,
+    };
+    return { record, memory: windowOf(st), stored };
   };
 
   const memory = (actions: readonly string[]): number[] => {
@@ -522,6 +557,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     },
     encodeWithMemory,
     encode: (context, candidates, temperature) => encodeWithMemory(context, candidates, temperature).record,
+    wordIds: idsOf,
   };
 }
 

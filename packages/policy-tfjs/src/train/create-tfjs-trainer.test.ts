@@ -6,7 +6,7 @@ import { initBackend } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadSkillReadingAgent } from '../agent/checkpoint.js';
-import type { SkillReadingAgent } from '../agent/create-skill-reading-agent.js';
+import { createSkillReadingAgent, type SkillReadingAgent } from '../agent/create-skill-reading-agent.js';
 import type { DecisionRecord } from '../model/decision-record.js';
 import { packBatch } from '../model/pack-batch.js';
 import { createTfPolicy } from '../model/tf-policy.js';
@@ -58,7 +58,7 @@ describe('forward passes', () => {
     expect(compared).toBeGreaterThan(100);
     // The memory is not in the stored records; without the trainer rebuilding it the log-probs differ.
     const noMemory = createTfPolicy(agent.parameters, agent.config, agent.vocabulary.size);
-    const rows = batch.map((t) => t.steps.map((s) => s.info?.policy as DecisionRecord));
+    const rows = batch.map((t) => t.steps.map((s) => agent.decisionRecord(s.info?.policy) as DecisionRecord));
     const out = noMemory.logProbs(packBatch(rows, { vocabularySize: agent.vocabulary.size }));
     const values = await out.logProbs.data();
     const T = out.logProbs.shape[1];
@@ -118,6 +118,59 @@ describe('checkpoints', () => {
 });
 
 describe('createTfjsTrainer', () => {
+  it('takes the same step from trajectories read back from JSON (v2 records decoded, or v1) as in memory', async () => {
+    const fresh = () =>
+      createSkillReadingAgent({ vocabulary: agent.vocabulary, parameters: agent.parameters });
+    const maker = fresh();
+    const tasks = trainTasks.slice(0, 4);
+    const skills = await household.skills();
+    const played: Trajectory[] = [];
+    for (const [i, task] of tasks.entries()) {
+      const skill = i % 2 === 0 ? skillFor(skills, task.family) : undefined;
+      played.push(
+        await playEpisode({
+          adapter: household,
+          agent: maker,
+          task,
+          skill,
+          seed: `replay/${i}`,
+          maxSteps: 15,
+        }),
+      );
+    }
+    const advantages = played.map((_, i) => (i % 2 ? -0.5 : 1));
+    const options = { lr: 0.03, miniBatches: 2, aggregation: 'seq-mean-token-mean' } as const;
+    const fromDisk = JSON.parse(JSON.stringify(played)) as Trajectory[];
+    // The records as runs before v2 stored them: whole, with the candidates' word ids and the features.
+    const v1 = fromDisk.map((t) => ({
+      ...t,
+      steps: t.steps.map((s) => ({
+        ...s,
+        info: { ...s.info, policy: maker.decisionRecord(s.info?.policy) },
+      })),
+    }));
+    const weights: Record<string, number[]>[] = [];
+    for (const [learner, trajectories] of [
+      [maker, played],
+      [fresh(), fromDisk],
+      [fresh(), JSON.parse(JSON.stringify(v1)) as Trajectory[]],
+    ] as const) {
+      const trainer = createTfjsTrainer(learner, options);
+      const m = await trainer.update({ trajectories, advantages });
+      expect(m.episodes).toBe(4);
+      expect(m.masked_steps).toBe(0);
+      trainer.dispose();
+      weights.push(
+        Object.fromEntries(Object.entries(learner.parameters).map(([k, v]) => [k, Array.from(v)])),
+      );
+    }
+    expect(weights[0]).not.toEqual(
+      Object.fromEntries(Object.entries(agent.parameters).map(([k, v]) => [k, Array.from(v)])),
+    );
+    expect(weights[1]).toEqual(weights[0]);
+    expect(weights[2]).toEqual(weights[0]);
+  });
+
   it('lowers the loss on a fixed batch and keeps tf.memory flat', async () => {
     const learner = await householdAgent(5);
     const trainer = createTfjsTrainer(learner, {

@@ -14,7 +14,7 @@ import {
 import * as tf from '@tensorflow/tfjs';
 import type { SkillReadingAgent } from '../agent/create-skill-reading-agent.js';
 import { type DecisionBatch, packDecisionBatch } from '../model/decision-batch.js';
-import { type DecisionRecord, isDecisionRecord } from '../model/decision-record.js';
+import type { DecisionRecord } from '../model/decision-record.js';
 import { type PackedBatch, packBatch, slicePackedBatch } from '../model/pack-batch.js';
 import { type AgentParameters, copyParameters } from '../model/parameters.js';
 import { createTfPolicy, type TfPolicy } from '../model/tf-policy.js';
@@ -92,12 +92,6 @@ interface Row {
   behaviour: (number | undefined)[];
 }
 
-function recordOf(step: Trajectory['steps'][number]): DecisionRecord | null {
-  if (step.invalid) return null;
-  const r = step.info?.policy;
-  return isDecisionRecord(r) && r.candidates[r.chosen] === step.action ? r : null;
-}
-
 function truncated(t: Trajectory): boolean {
   return t.steps.length > 0 && !t.steps.some((s) => s.done);
 }
@@ -167,6 +161,12 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
     return trained;
   };
 
+  // The network's record of a step (stored v2, or v1 as it is), if it is one of this agent's choices.
+  const recordOf = (step: Trajectory['steps'][number]): DecisionRecord | null => {
+    if (step.invalid) return null;
+    const r = agent.decisionRecord(step.info?.policy);
+    return r && r.candidates[r.chosen] === step.action ? r : null;
+  };
   const memoriesOf = (t: Trajectory): number[][] => {
     const actions = t.steps.map((s) => s.action);
     return agent.episodeMemories(actions);

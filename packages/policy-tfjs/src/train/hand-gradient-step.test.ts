@@ -46,7 +46,8 @@ beforeAll(async () => {
   }
 });
 
-const records = (ts: Trajectory[]) => ts.map((t) => t.steps.map((s) => s.info?.policy as DecisionRecord));
+const records = (ts: Trajectory[]) =>
+  ts.map((t) => t.steps.map((s) => agent.decisionRecord(s.info?.policy) as DecisionRecord));
 const memories = (ts: Trajectory[]) =>
   ts.map((t) => {
     const actions = t.steps.map((s) => s.action);
