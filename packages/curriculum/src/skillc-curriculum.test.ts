@@ -76,13 +76,14 @@ describe('SKILLC curriculum', () => {
   });
 
   it('retires on information: a truly closed gap at 8 a side in 6 validations, never on all-fail ones (golden)', () => {
-    // Defaults: τ = 0.15, z = 1.2816, minEvidence = 36 per side, minSkillSuccesses = 4, confirmations 2.
+    // Defaults: τ = 0.15, z = 1.2816, minEvidence = 36 per side, minSkillRate 0.5, confirmations 2.
     const c = createSkillcCurriculum({ families: ['pick'] });
     expect((c.toJSON() as SkillcCurriculumJSON).options).toMatchObject({
       tau: 0.15,
       boundZ: 1.2816,
       minEvidence: 36,
-      minSkillSuccesses: 4,
+      minSkillSuccesses: 1,
+      minSkillRate: 0.5,
       confirmations: 2,
     });
     // 4/8 vs 4/8 each time (the widest case, p = ½). Validations 1–4 pool at most 32 a side (< 36); the
@@ -101,21 +102,36 @@ describe('SKILLC curriculum', () => {
     expect(zero.evidence().pick?.pool?.upper).toBeLessThan(0.15);
 
     // Pick2's start: its skill helps to 1/8 and the policy alone to 0/8. 5/40 with-skill successes, but
-    // the bound (0.125 + 0.08 = 0.21) is above τ: the skill still adds something, kept.
-    const pick2 = createSkillcCurriculum({ families: ['pick2'] });
-    for (let t = 0; t <= 100; t += 10) pick2.observe(v(t, { pick2: [0.125, 0] }));
-    expect(pick2.state().active).toEqual(['pick2']);
-    expect(pick2.evidence().pick2?.pool?.upper).toBeGreaterThan(0.15);
+    // the bound (0.125 + 0.08 = 0.21) is above τ: the skill still adds something, kept. Even with no rate
+    // floor it is kept on the bound alone.
+    for (const minSkillRate of [0.5, 0]) {
+      const pick2 = createSkillcCurriculum({ families: ['pick2'], minSkillRate });
+      for (let t = 0; t <= 100; t += 10) pick2.observe(v(t, { pick2: [0.125, 0] }));
+      expect(pick2.state().active).toEqual(['pick2']);
+      expect(pick2.evidence().pick2?.pool?.upper).toBeGreaterThan(0.15);
+    }
+    // Measured at 360 steps (seed 1): pick2 at 12 % with its skill, 7 % without, bounds below τ; the rate
+    // floor keeps it (retired, it ended 5 points lower on its held-out test).
+    const hard = (minSkillRate: number) => {
+      const c = createSkillcCurriculum({ families: ['pick2'], minSkillRate });
+      for (let t = 0; t <= 60; t += 10) c.observe(v(t, { pick2: [0.125, 0.125] }));
+      return c.state().active;
+    };
+    expect(hard(0.5)).toEqual(['pick2']);
+    expect(hard(0)).toEqual([]);
 
-    // 3 with-skill successes in the pool are fewer than minSkillSuccesses 4: kept, although the bound of
-    // 3/40 vs 3/40 (≈ 0.09) is below τ. With minSkillSuccesses 1 it retires at the sixth validation.
-    const rare = (min?: number) => {
-      const r = createSkillcCurriculum({ families: ['k'], ...(min ? { minSkillSuccesses: min } : {}) });
+    // A closed gap on a skill that hardly works yet: 3/40 vs 3/40 bounds at ≈ 0.09 < τ, but the skill works
+    // 7.5 % of the time, below minSkillRate 0.5: kept. With minSkillRate 0 it retires at the sixth validation.
+    const rare = (rate?: number) => {
+      const r = createSkillcCurriculum({
+        families: ['k'],
+        ...(rate === undefined ? {} : { minSkillRate: rate }),
+      });
       const counts = [1, 0, 1, 0, 1, 0];
       return counts.map((k, i) => r.observe(v(10 * i, { k: [k / 8, k / 8] })).active.length);
     };
     expect(rare()).toEqual([1, 1, 1, 1, 1, 1]);
-    expect(rare(1)).toEqual([1, 1, 1, 1, 1, 0]);
+    expect(rare(0)).toEqual([1, 1, 1, 1, 1, 0]);
 
     // The bound pools the latest validations only: a large gap long ago is forgotten once 36 a side of
     // newer evidence exist. 8/8 vs 0/8 four times, then 6/8 vs 6/8: at step 80 the pool is the last five
@@ -248,7 +264,7 @@ describe('SKILLC curriculum', () => {
             minEvidence,
             tau,
             boundZ: 0,
-            minSkillSuccesses: 1,
+            minSkillRate: 0,
             confirmations: 1,
           };
           const once = createSkillcCurriculum(loose);
@@ -261,7 +277,7 @@ describe('SKILLC curriculum', () => {
             if (s.retired!.length > 0 && c.retirements()[0]?.step === 10 * i) {
               expect(pool!.withSkill.episodes).toBeGreaterThanOrEqual(36);
               expect(pool!.withoutSkill.episodes).toBeGreaterThanOrEqual(36);
-              expect(pool!.withSkill.successes).toBeGreaterThanOrEqual(4);
+              expect(pool!.withSkill.successes).toBeGreaterThanOrEqual(0.5 * pool!.withSkill.episodes);
               expect(pool!.upper).toBeLessThan(0.15);
               expect(pool!.validations).toBeGreaterThanOrEqual(2);
             }
@@ -275,8 +291,8 @@ describe('SKILLC curriculum', () => {
   it('always retires a truly closed gap by the sixth validation at the bench size, 8 a side (property)', () => {
     fc.assert(
       fc.property(
-        // Equal counts on both sides (the gap is exactly 0), at least one success each time.
-        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 6, maxLength: 6 }),
+        // Equal counts on both sides (the gap is exactly 0), on a skill that works half the time or more.
+        fc.array(fc.integer({ min: 4, max: 8 }), { minLength: 6, maxLength: 6 }),
         fc.double({ min: 0, max: 0.99, noNaN: true }),
         fc.option(fc.double({ min: -1, max: 1, noNaN: true }), { nil: undefined }),
         (successes, alpha, optimisticStart) => {
@@ -311,22 +327,25 @@ describe('SKILLC curriculum', () => {
       return retired / runs;
     };
     const rates = {
-      closedHalf: retiredBy(0.5, 0.5, 10, 400),
-      closedHalfLater: retiredBy(0.5, 0.5, 16, 400),
+      closedMid: retiredBy(0.6, 0.6, 10, 400),
+      closedMidLater: retiredBy(0.6, 0.6, 16, 400),
       closedHigh: retiredBy(0.9, 0.9, 10, 400),
       open30: retiredBy(0.6, 0.3, 36, 400),
+      hardClosed: retiredBy(0.3, 0.3, 36, 400),
       pick2: retiredBy(0.06, 0, 36, 400),
     };
-    // A closed gap at p = ½ (the widest case) retires within 10 validations in most runs, within 16 in
-    // nearly all …
-    expect(rates.closedHalf).toBeGreaterThan(0.65);
-    expect(rates.closedHalfLater).toBeGreaterThan(0.85);
+    // A closed gap at p = 0.6 (near the widest case) retires within 10 validations in most runs, within 16
+    // in nearly all …
+    expect(rates.closedMid).toBeGreaterThan(0.6);
+    expect(rates.closedMidLater).toBeGreaterThan(0.8);
     // … a closed gap at p = 0.9 likewise …
     expect(rates.closedHigh).toBeGreaterThan(0.75);
     // … a skill that still adds 30 points (0.6 vs 0.3) rarely, in 36 validations (360 steps) …
     expect(rates.open30).toBeLessThan(0.08);
-    // … and pick2 at its start (6 % with the skill, 0 % without) never: too few with-skill successes.
-    expect(rates.pick2).toBeLessThan(0.02);
+    // … and a skill that works 30 % of the time, or pick2's 6 % at its start, never: not yet a skill that
+    // works, so not one the policy has shown it no longer needs.
+    expect(rates.hardClosed).toBeLessThan(0.01);
+    expect(rates.pick2).toBe(0);
   });
 
   it('never brings a retired type back, and keeps λ and ρ in range (property)', () => {
@@ -437,7 +456,7 @@ describe('SKILLC curriculum', () => {
             families: ['x'],
             tau: 0.3,
             minEvidence: 10,
-            minSkillSuccesses: 1,
+            minSkillRate: 0,
           });
           for (const [i, r] of rounds.slice(0, k).entries()) original.observe(v(i, { x: r }));
           const json = JSON.parse(JSON.stringify(original.toJSON())) as SkillcCurriculumJSON;
@@ -480,7 +499,7 @@ describe('SKILLC curriculum', () => {
     expect(c.state().retired).toEqual(['pick']); // retired stays retired
     const json = c.toJSON() as SkillcCurriculumJSON;
     // Its stored τ is kept; what it lacks takes the defaults, minEvidence derived from that τ and z.
-    expect(json.options).toMatchObject({ tau: 0.02, gapFloor: 0.125, boundZ: 1.2816, minSkillSuccesses: 4 });
+    expect(json.options).toMatchObject({ tau: 0.02, gapFloor: 0.125, boundZ: 1.2816, minSkillRate: 0.5 });
     expect(json.options.minEvidence).toBeGreaterThan(1000);
     expect(json.families.heat).toMatchObject({ withSkillEpisodes: 0, withoutSkillEpisodes: 0, recent: [] });
     expect(c.observe(v(20, { heat: [0.5, 0.5] })).active).toEqual(['heat']);
