@@ -221,9 +221,16 @@ function makeAgent(
     distributions,
     memoryIds: (actions) => encoder.memory(actions),
     episodeMemories: (actions) => encoder.memories(actions),
-    decisionRecord: (stored) =>
-      state.records.get(stored as StoredDecisionRecord) ??
-      decodeDecisionRecord(stored, vocabulary, encoder.wordIds),
+    decisionRecord(stored) {
+      const known = state.records.get(stored as StoredDecisionRecord);
+      if (known) return known;
+      const decoded = decodeDecisionRecord(stored, vocabulary, encoder.wordIds);
+      // Kept, so a batch replayed from disk is decoded once, not at every update.
+      if (decoded && typeof stored === 'object' && stored !== null) {
+        state.records.set(stored as StoredDecisionRecord, decoded);
+      }
+      return decoded;
+    },
     async act(context) {
       return choose(context, distributions([context])[0] as ActionDistribution);
     },

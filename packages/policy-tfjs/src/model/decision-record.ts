@@ -86,14 +86,26 @@ export const FEATURE_SCALE = 4;
  * features are the very same numbers.
  */
 export function featuresOf(c: FeatureCounts): number[] {
-  const n = c.words;
+  return featureRow(c.words, c.inGoal, c.inObservation, c.pending, c.inMemory, c.taken, c.last);
+}
+
+/** `featuresOf` with the counts as arguments (the encoder's hot loop makes no object per candidate). */
+export function featureRow(
+  words: number,
+  inGoal: number,
+  inObservation: number,
+  pending: number,
+  inMemory: number,
+  taken: number,
+  last: number,
+): number[] {
   return [
-    (c.inGoal / n) * FEATURE_SCALE,
-    (c.inObservation / n) * FEATURE_SCALE,
-    (c.taken / 3) * FEATURE_SCALE,
-    c.last * FEATURE_SCALE,
-    (c.pending / n) * FEATURE_SCALE,
-    (c.inMemory / n) * FEATURE_SCALE,
+    (inGoal / words) * FEATURE_SCALE,
+    (inObservation / words) * FEATURE_SCALE,
+    (taken / 3) * FEATURE_SCALE,
+    last * FEATURE_SCALE,
+    (pending / words) * FEATURE_SCALE,
+    (inMemory / words) * FEATURE_SCALE,
   ];
 }
 
@@ -106,13 +118,22 @@ export const MAX_PACKED_WORDS = 31;
  * Undefined when a count does not fit (more than `MAX_PACKED_WORDS` content words).
  */
 export function packFeatureCounts(c: FeatureCounts): number | undefined {
+  return packCounts(c.words, c.inGoal, c.inObservation, c.pending, c.inMemory, c.taken, c.last);
+}
+
+/** `packFeatureCounts` with the counts as arguments. */
+export function packCounts(
+  words: number,
+  inGoal: number,
+  inObservation: number,
+  pending: number,
+  inMemory: number,
+  taken: number,
+  last: number,
+): number | undefined {
   const w = MAX_PACKED_WORDS + 1;
-  if (!(c.words >= 1 && c.words <= MAX_PACKED_WORDS && c.taken <= 3 && c.last <= 1)) return undefined;
-  return (
-    (((((c.words * w + c.inGoal) * w + c.inObservation) * w + c.pending) * w + c.inMemory) * 4 + c.taken) *
-      2 +
-    c.last
-  );
+  if (!(words >= 1 && words <= MAX_PACKED_WORDS && taken <= 3 && last <= 1)) return undefined;
+  return (((((words * w + inGoal) * w + inObservation) * w + pending) * w + inMemory) * 4 + taken) * 2 + last;
 }
 
 export function unpackFeatureCounts(code: number): FeatureCounts {

@@ -7,9 +7,8 @@ import type { AgentConfig } from './agent-config.js';
 import {
   type DecisionRecord,
   FEATURE_SCALE,
-  type FeatureCounts,
-  featuresOf,
-  packFeatureCounts,
+  featureRow,
+  packCounts,
   type StoredDecisionRecord,
 } from './decision-record.js';
 
@@ -448,17 +447,10 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         if (f & IN_OBSERVATION) inObs += 1;
         if (f & TOUCHED) inMemory += 1;
       }
-      const counts: FeatureCounts = {
-        words: n,
-        inGoal,
-        inObservation: inObs,
-        pending,
-        inMemory,
-        taken: Math.min(3, taken.get(c) ?? 0),
-        last: c === last ? 1 : 0,
-      };
-      feats.push(featuresOf(counts));
-      const code = packFeatureCounts(counts);
+      const times = Math.min(3, taken.get(c) ?? 0);
+      const isLast = c === last ? 1 : 0;
+      feats.push(featureRow(n, inGoal, inObs, pending, inMemory, times, isLast));
+      const code = packCounts(n, inGoal, inObs, pending, inMemory, times, isLast);
       if (code === undefined) packed = false;
       else featureCounts.push(code);
     });

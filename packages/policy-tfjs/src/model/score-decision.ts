@@ -46,6 +46,18 @@ export interface EmbeddingCache {
   goals: Map<readonly number[], Float64Array>;
   /** Per episode: the memory's words summed so far (a copy of them) and their embedding sum. */
   memories: WeakMap<object, { ids: number[]; sum: Float64Array }>;
+  /**
+   * The hidden layer's, the query's and the feature gate's weights transposed (float64), so that each
+   * output's sum runs down one contiguous row in a register, in the same order as the row-major loops.
+   */
+  transposed?: { hidden: Float64Array; query: Float64Array; gate: Float64Array };
+}
+
+/** `w` [rows, cols] row-major as [cols, rows]. */
+function transpose(w: Float32Array, rows: number, cols: number): Float64Array {
+  const t = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) t[c * rows + r] = w[r * cols + c] as number;
+  return t;
 }
 
 export function createEmbeddingCache(): EmbeddingCache {
@@ -119,7 +131,16 @@ export function scoreDecisions(
     cache.means.clear();
     cache.goals.clear();
     cache.memories = new WeakMap();
+    delete cache.transposed;
   }
+  const F0 = featureWeights.length;
+  const transposed =
+    cache &&
+    (cache.transposed ??= {
+      hidden: transpose(hiddenWeights, CONTEXT_BLOCKS * d, hiddenBias.length),
+      query: transpose(query, hiddenBias.length, d),
+      gate: transpose(featureGate, hiddenBias.length, F0),
+    });
   // A list's mean embedding, from the cache when the list was seen under these weights.
   const meanOf = (ids: readonly number[]): Float64Array => {
     let m = cache?.means.get(ids);
@@ -199,13 +220,30 @@ export function scoreDecisions(
     }
     h.set(start, b * H);
   }
-  for (let i = first; i < width; i++) {
-    const row = i * H;
+  if (transposed) {
+    const wt = transposed.hidden;
     for (let b = 0; b < B; b++) {
-      const ci = ctx[b * width + i] as number;
-      if (ci === 0) continue;
       const o = b * H;
-      for (let k = 0; k < H; k++) h[o + k] = (h[o + k] as number) + ci * (hiddenWeights[row + k] as number);
+      const c0 = b * width;
+      for (let k = 0; k < H; k++) {
+        let acc = h[o + k] as number;
+        const r = k * width;
+        for (let i = first; i < width; i++) {
+          const ci = ctx[c0 + i] as number;
+          if (ci !== 0) acc += ci * (wt[r + i] as number);
+        }
+        h[o + k] = acc;
+      }
+    }
+  } else {
+    for (let i = first; i < width; i++) {
+      const row = i * H;
+      for (let b = 0; b < B; b++) {
+        const ci = ctx[b * width + i] as number;
+        if (ci === 0) continue;
+        const o = b * H;
+        for (let k = 0; k < H; k++) h[o + k] = (h[o + k] as number) + ci * (hiddenWeights[row + k] as number);
+      }
     }
   }
   for (let k = 0; k < B * H; k++) h[k] = Math.tanh(h[k] as number);
@@ -217,14 +255,29 @@ export function scoreDecisions(
   for (let b = 0; b < B; b++) {
     const { record } = decisions[b] as ScoredDecision;
     const C = record.candidates.length;
-    for (let j = 0; j < d; j++) q[j] = actionBias[j] as number;
-    for (let f = 0; f < F; f++) theta[f] = featureWeights[f] as number;
-    for (let k = 0; k < H; k++) {
-      const hk = h[b * H + k] as number;
-      const hq = hk * queryScale;
-      const hg = hk * gateScale;
-      for (let j = 0; j < d; j++) q[j] = (q[j] as number) + hq * (query[k * d + j] as number);
-      for (let f = 0; f < F; f++) theta[f] = (theta[f] as number) + hg * (featureGate[k * F + f] as number);
+    const o = b * H;
+    if (transposed) {
+      const [qt, gt] = [transposed.query, transposed.gate];
+      for (let j = 0; j < d; j++) {
+        let acc = actionBias[j] as number;
+        for (let k = 0; k < H; k++) acc += (h[o + k] as number) * queryScale * (qt[j * H + k] as number);
+        q[j] = acc;
+      }
+      for (let f = 0; f < F; f++) {
+        let acc = featureWeights[f] as number;
+        for (let k = 0; k < H; k++) acc += (h[o + k] as number) * gateScale * (gt[f * H + k] as number);
+        theta[f] = acc;
+      }
+    } else {
+      for (let j = 0; j < d; j++) q[j] = actionBias[j] as number;
+      for (let f = 0; f < F; f++) theta[f] = featureWeights[f] as number;
+      for (let k = 0; k < H; k++) {
+        const hk = h[o + k] as number;
+        const hq = hk * queryScale;
+        const hg = hk * gateScale;
+        for (let j = 0; j < d; j++) q[j] = (q[j] as number) + hq * (query[k * d + j] as number);
+        for (let f = 0; f < F; f++) theta[f] = (theta[f] as number) + hg * (featureGate[k * F + f] as number);
+      }
     }
     const logits = new Float64Array(C);
     for (let c = 0; c < C; c++) {

@@ -1,6 +1,7 @@
 import {
   type Environment,
   type Skill,
+  skillHash,
   type Task,
   type ToolDefinition,
   type Verifier,
@@ -56,6 +57,19 @@ const reached: Verifier = {
 };
 
 describe('runEpisode', () => {
+  it("records the skill's hash, hashed again when the same skill object is edited", async () => {
+    const agent = { act: async () => ({ action: 'increment' }) };
+    const own: Skill = { ...skill };
+    const hashOf = async () =>
+      (await runEpisode({ agent, env: counterEnv(), task, skill: own, verifier: reached })).skill?.hash;
+    const first = await hashOf();
+    expect(first).toBe(skillHash(own));
+    expect(await hashOf()).toBe(first);
+    own.body = 'Say increment three times.';
+    expect(await hashOf()).toBe(skillHash(own));
+    expect(skillHash(own)).not.toBe(first);
+  });
+
   it('runs reset → act/step until done, then verifies, producing a valid trajectory', async () => {
     const server = await serve({ script: ['<action>increment</action>'] });
     const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL, logprobs: true });

@@ -1,6 +1,7 @@
 import {
   type Agent,
   type AgentAction,
+  type AgentContext,
   type Condition,
   createRng,
   type Environment,
@@ -49,6 +50,22 @@ const defaultInvalid = (observation: string, action: AgentAction): string => {
   const why = typeof action.info?.error === 'string' ? ` (${action.info.error})` : '';
   return `Invalid action${why}. Reply with exactly one valid action.\n\n${observation}`;
 };
+
+const skillHashes = new WeakMap<Skill, { json: string; hash: string }>();
+
+/**
+ * `skillHash` (YAML frontmatter and SHA-256: tens of microseconds) once per skill object and content: a run
+ * hands the same skill to thousands of episodes. The content is compared as JSON, so a skill edited in place
+ * is hashed again.
+ */
+function cachedSkillHash(skill: Skill): string {
+  const json = JSON.stringify(skill);
+  const known = skillHashes.get(skill);
+  if (known?.json === json) return known.hash;
+  const hash = skillHash(skill);
+  skillHashes.set(skill, { json, hash });
+  return hash;
+}
 
 function errorOf(code: string, error: unknown): TrajectoryError {
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
@@ -117,18 +134,19 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
       let action: AgentAction;
       const started = performance.now();
       try {
-        action = await agent.act({
+        const context: AgentContext = {
           task,
           condition,
           observation,
           history: steps,
           stepIndex: index,
           seed: rng.seedFor(index),
-          ...(condition === 1 && skill ? { skill } : {}),
-          ...(admissible ? { admissibleActions: admissible } : {}),
-          ...(options.tools ? { tools: options.tools } : {}),
-          ...(signal ? { signal } : {}),
-        });
+        };
+        if (condition === 1 && skill) context.skill = skill;
+        if (admissible) context.admissibleActions = admissible;
+        if (options.tools) context.tools = options.tools;
+        if (signal) context.signal = signal;
+        action = await agent.act(context);
       } catch (e) {
         checkAbort();
         throw Object.assign(new Error('act'), { rollout: errorOf('model', e) });
@@ -178,7 +196,11 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
         const result = await env.step(action.action);
         step.reward = result.reward;
         step.done = result.done;
-        if (result.info) step.info = { ...step.info, env: result.info };
+        // `step.info` is this loop's own copy of the action's info: extended in place.
+        if (result.info) {
+          if (step.info) step.info.env = result.info;
+          else step.info = { env: result.info };
+        }
         observation = result.observation;
       } catch (e) {
         checkAbort();
@@ -209,7 +231,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
     seed,
     durationMs: steps.reduce((sum, s) => sum + (s.latencyMs ?? 0), 0),
   };
-  if (skill && condition === 1) trajectory.skill = { name: skill.name, hash: skillHash(skill) };
+  if (skill && condition === 1) trajectory.skill = { name: skill.name, hash: cachedSkillHash(skill) };
   if (options.groupId !== undefined) trajectory.groupId = options.groupId;
   if (options.index !== undefined) trajectory.index = options.index;
   if (options.candidate !== undefined) trajectory.candidate = options.candidate;
