@@ -134,13 +134,14 @@ export function scoreDecisions(
     delete cache.transposed;
   }
   const F0 = featureWeights.length;
-  const transposed =
-    cache &&
-    (cache.transposed ??= {
+  if (cache && !cache.transposed) {
+    cache.transposed = {
       hidden: transpose(hiddenWeights, CONTEXT_BLOCKS * d, hiddenBias.length),
       query: transpose(query, hiddenBias.length, d),
       gate: transpose(featureGate, hiddenBias.length, F0),
-    });
+    };
+  }
+  const transposed = cache?.transposed;
   // A list's mean embedding, from the cache when the list was seen under these weights.
   const meanOf = (ids: readonly number[]): Float64Array => {
     let m = cache?.means.get(ids);
