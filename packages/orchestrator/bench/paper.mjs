@@ -1,6 +1,8 @@
 // The papers' tables, offline, averaged over seeds: `pnpm bench:paper` from the repository root (it builds
 // first), or `node bench/paper.mjs [--seeds 1,2,3,4,5] [--jobs 2] [--out runs/paper] [--quick]
-// [--only skill-r1|skillc] [--budget published|low|both]` from this package after `pnpm build`.
+// [--only skill-r1|skillc] [--budget published|low|both] [--rows grpo,skillc,...]` from this package after
+// `pnpm build`. --rows runs a subset of the household rows, by their slugs (GRPO and SKILLC always run: the
+// differences are against them); the tables then say which rows were not run.
 //
 // Every run is an ordinary `skillrl run` of a config written under --out, so each row can be inspected,
 // resumed or rerun alone; a run whose summary.json is already there is not run again (rerunning the command
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     budget: { type: 'string', default: 'both' },
+    rows: { type: 'string' },
   },
 });
 const parseSeeds = (text) =>
@@ -167,6 +170,14 @@ const slug = (label) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
+const ROW_SLUGS = args.rows ? new Set(args.rows.split(',').map((r) => r.trim())) : null;
+const rowWanted = (label) => !ROW_SLUGS || label === GRPO || label === SKILLC || ROW_SLUGS.has(slug(label));
+if (ROW_SLUGS) {
+  const known = SKILLC_ROWS.map(([label]) => slug(label));
+  const unknown = [...ROW_SLUGS].filter((r) => !known.includes(r));
+  if (unknown.length > 0)
+    throw new Error(`--rows: unknown row(s) ${unknown.join(', ')}; expected some of ${known.join(', ')}`);
+}
 function evolveConfig(label, section, seed) {
   const s = SIZE.evolve;
   return {
@@ -304,7 +315,7 @@ function paired(a, b) {
   const boot = pairedBootstrap(a, b, { seed: 1 });
   return { ...t, bootLo: boot.lo, bootHi: boot.hi };
 }
-const verdictText = (d) => (d.verdict === 'unknown' ? '– (one seed)' : d.verdict);
+const verdictText = (d) => (d.verdict !== 'unknown' ? d.verdict : d.n === 0 ? '– (not run)' : '– (one seed)');
 const differenceCells = (d) =>
   d
     ? [
@@ -327,7 +338,7 @@ if (wants('skill-r1'))
       plan.push({ table: 'skill-r1', label, seed, config: evolveConfig(label, section, seed) });
 if (wants('skillc'))
   for (const budget of budgets)
-    for (const [label, section, estimator] of SKILLC_ROWS)
+    for (const [label, section, estimator] of SKILLC_ROWS.filter(([label]) => rowWanted(label)))
       for (const seed of seeds.skillc)
         plan.push({
           table: 'skillc',
@@ -632,8 +643,8 @@ function claimsSection(byBudget) {
     json.claims.push({ claim: name, byBudget: Object.fromEntries(budgets.map((b, i) => [b, parts[i]])) });
   };
   const verdictWords = (d, a, b) => {
-    if (!d || d.verdict === 'unknown')
-      return `${a} − ${b} = ${d ? pts(d.mean) : '–'} points (one seed: no interval)`;
+    if (!d || d.n === 0) return `${a} − ${b}: not run (\`--rows\` left it out)`;
+    if (d.verdict === 'unknown') return `${a} − ${b} = ${pts(d.mean)} points (one seed: no interval)`;
     const word =
       d.verdict === 'ahead'
         ? `holds: ${a} ahead`

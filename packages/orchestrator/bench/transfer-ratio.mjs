@@ -71,11 +71,12 @@ function storedSuccesses(runDir, max, seed) {
   };
 }
 
-const recordsOf = (t) => t.steps.map((s) => s.info?.policy ?? null);
+// Steps store a compact record (policy-tfjs's StoredDecisionRecord); the agent decodes it for the network.
+const recordsOf = (agent, t) => t.steps.map((s) => agent.decisionRecord(s.info?.policy) ?? null);
 
 /** ∇ of mean_t log π(a_t) over one episode's recorded decisions, as one flat Float32Array per variable. */
 function gradientOf(policy, variables, agent, trajectory) {
-  const records = recordsOf(trajectory);
+  const records = recordsOf(agent, trajectory);
   const steps = records.filter(Boolean).length;
   if (steps === 0) return undefined;
   const packed = packBatch([records], {
