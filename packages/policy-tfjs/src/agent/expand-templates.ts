@@ -23,7 +23,8 @@ const FILLER = new Set([
  * (at most eight), and the first three of them. Candidates without a placeholder pass through unchanged.
  */
 export function expandTemplates(actions: readonly string[], task: Task): string[] {
-  if (!actions.some((a) => PLACEHOLDER.test(a))) return [...actions];
+  // A placeholder needs a '<': the cheap test first (this runs at every decision).
+  if (!actions.some((a) => a.includes('<') && PLACEHOLDER.test(a))) return [...actions];
   const head = task.prompt.split(/\b(?:with\s+)?(?:color|colou?r|size|price)\s*:?|\bprice lower\b/i)[0] ?? '';
   const words = tokenize(head).filter((w) => isContentWord(w) && !FILLER.has(w));
   const queries = [...new Set([words.slice(0, 8).join(' '), words.slice(0, 3).join(' ')])].filter(
