@@ -28,6 +28,12 @@ import { listSegments, SEGMENT_DIR, segmentFileName, streamFiles } from './strea
  * plain rather than compressed: compressing reads it whole, and readers inflate a gzip segment whole.
  */
 const MAX_COMPRESSED_SEGMENT = 64 * 1024 * 1024;
+/**
+ * zlib level of closed segments. Level 3 (deflate's fast strategy) compressed a household rollouts segment
+ * at 180 MB/s to 1/11.6 of its size, level 6 at 76 MB/s to 1/15.6: a 360-step SKILLC run writes about
+ * 1.2 GB of rollouts, so level 6 cost it about 9 s more for about 25 MB less on disk.
+ */
+const GZIP_LEVEL = 3;
 const SNAPSHOT_FILE = /^snapshot-(\d{8})\.json$/;
 export const CHECKPOINT_DIR = 'checkpoints';
 
@@ -280,7 +286,7 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     fsyncDir(root);
     if (compression === 'gzip' && statSync(plain).size <= MAX_COMPRESSED_SEGMENT) {
       const gz = join(segmentDir, segmentFileName(stream, seq, state.openCount, true));
-      writeFileAtomic(gz, gzipSync(readFileSync(plain), { level: 6 }));
+      writeFileAtomic(gz, gzipSync(readFileSync(plain), { level: GZIP_LEVEL }));
       rmSync(plain);
       fsyncDir(segmentDir);
     }
