@@ -21,11 +21,13 @@ afterAll(() => cleanTestRuns(['skillc', 'grpo']));
 // The example's config at test size: same method, agent, trainer and curriculum; fewer steps and tasks.
 function shortened(section: Record<string, unknown>): RunConfig {
   const config = exampleConfig('skillc.yaml');
+  // The held-out test (120 tasks after training) is left out at this size.
+  const { test: _test, ...internalize } = config.internalize ?? {};
   return {
     ...config,
     tasks: { split: 'train', limit: 12 },
     internalize: {
-      ...config.internalize,
+      ...internalize,
       steps: 3,
       tasksPerStep: 2,
       groupSize: 4,
@@ -40,6 +42,8 @@ describe('examples/household-skillc', () => {
   it('the full config is valid as shipped', async () => {
     const run = await skillrl(['check', join(EXAMPLE, 'skillc.yaml')]);
     expect(run.code, run.err.join('\n')).toBe(0);
+    // Its validation can retire a family whose gap has closed: no warning.
+    expect(run.err.join('\n')).not.toMatch(/warning/);
   });
 
   it('skillrl run trains SKILLC end to end and writes a complete run directory and report', async () => {
