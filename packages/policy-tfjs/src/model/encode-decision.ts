@@ -84,13 +84,13 @@ interface HistoryState {
   /** Verb|arguments of every earlier action, and per earlier action whether it undid one before it. */
   signatures: Set<string>;
   undid: boolean[];
-  /** The earlier actions' verbs that are content words. */
-  verbs: Set<string>;
+  /** The earlier actions' verbs that are content words, as word numbers. */
+  verbs: Set<number>;
   /** Word ids of the earlier actions end to end, and where each action's start (for the memory). */
   ids: number[];
   idStarts: number[];
   /** The skill's progress, per clause list and walking-step key. */
-  progress: Map<SkillClause[], Map<string, Progress>>;
+  progress: Map<SkillClause[], Map<number | string, Progress>>;
 }
 
 /** A clause list's sections in order with each one's first step, and similarities of texts against it. */
@@ -98,6 +98,11 @@ interface ClauseInfo {
   sections: number[];
   firstStep: Map<number, number>;
   sims: Map<string, Similarities>;
+  /** The distinct steps in order, each clause's place among them, and each clause's words as numbers. */
+  steps: number[];
+  stepOf: Map<number, number>;
+  clauseStep: Int32Array;
+  clauseWords: Int32Array[];
 }
 
 interface Similarities {
@@ -112,8 +117,9 @@ interface ActionInfo {
   /** `content` as interned word numbers (`wordNumber`). */
   contentWords: Int32Array;
   verb: string;
-  /** The verb is a content word (walking, "go to", is not). */
+  /** The verb is a content word (walking, "go to", is not), and the verb as a word number. */
   contentVerb: boolean;
+  verbWord: number;
   /** Verb|arguments, and the key of the action this one would undo (none without an inverse verb). */
   key: string;
   undoneKey: string | undefined;
@@ -131,6 +137,8 @@ interface GoalInfo {
 const IN_GOAL = 1;
 const IN_OBSERVATION = 2;
 const TOUCHED = 4;
+/** A verb of a candidate or of an earlier action (`walking` steps). */
+const VERB = 8;
 
 export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder {
   const { config, vocabulary } = options;
@@ -150,7 +158,11 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     }
     return n;
   };
-  const numbers = (words: Iterable<string>) => Int32Array.from(words, wordNumber);
+  const numbers = (words: Iterable<string>) => {
+    const out: number[] = [];
+    for (const w of words) out.push(wordNumber(w));
+    return Int32Array.from(out);
+  };
   let flags = new Uint8Array(256);
   const clauses = new Map<string, SkillClause[]>();
   const skillClausesBy = new WeakMap<Skill, Map<string, { body: string; clauses: SkillClause[] }>>();
@@ -198,6 +210,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         contentWords: numbers(content),
         verb,
         contentVerb: isContentWord(verb),
+        verbWord: wordNumber(verb),
         key: `${verb}|${signature}`,
         // Same arguments as an earlier action, with the inverse verb ("take soapbottle 2 from garbagecan 1"
         // after moving it there, "close drawer 1" after opening it): undoing never carries out a clause.
@@ -274,7 +287,17 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     if (info === undefined) {
       const firstStep = new Map<number, number>();
       for (const c of cl) if (!firstStep.has(c.section)) firstStep.set(c.section, c.step);
-      info = { sections: [...new Set(cl.map((c) => c.section))], firstStep, sims: new Map() };
+      const steps = [...new Set(cl.map((c) => c.step))];
+      const stepOf = new Map(steps.map((step, i) => [step, i]));
+      info = {
+        sections: [...new Set(cl.map((c) => c.section))],
+        firstStep,
+        sims: new Map(),
+        steps,
+        stepOf,
+        clauseStep: Int32Array.from(cl, (c) => stepOf.get(c.step) as number),
+        clauseWords: cl.map((c) => numbers(c.words)),
+      };
       clauseInfos.set(cl, info);
     }
     return info;
@@ -284,12 +307,17 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     let s = info.sims.get(text);
     if (s === undefined) {
       if (info.sims.size > CACHE_LIMIT) info.sims.clear();
-      const values = Float64Array.from(cl, (clause) => similarity(a.content, clause.words));
-      const matching: number[] = [];
-      values.forEach((v, j) => {
-        if (v > 0) matching.push(j);
-      });
-      s = { values, matching: Int32Array.from(matching) };
+      // Plain loops: `Float64Array.from` with a map function takes the iterator protocol's slow path.
+      const values = new Float64Array(cl.length);
+      let count = 0;
+      for (let j = 0; j < cl.length; j++) {
+        const v = similarity(a.content, (cl[j] as SkillClause).words);
+        values[j] = v;
+        if (v > 0) count += 1;
+      }
+      const matching = new Int32Array(count);
+      for (let j = 0, m = 0; j < cl.length; j++) if ((values[j] as number) > 0) matching[m++] = j;
+      s = { values, matching };
       info.sims.set(text, s);
     }
     return s;
@@ -329,7 +357,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       for (const w of a.contentWords) st.touched.add(w);
       st.undid.push(undoes(a, st.signatures));
       st.signatures.add(a.key);
-      if (a.contentVerb) st.verbs.add(a.verb);
+      if (a.contentVerb) st.verbs.add(a.verbWord);
       st.idStarts.push(st.ids.length);
       for (const id of a.ids) st.ids.push(id);
     }
@@ -352,14 +380,14 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     st: HistoryState,
     cl: SkillClause[],
     info: ClauseInfo,
-    walking: ReadonlySet<number>,
+    walking: Uint8Array,
+    key: number | string,
   ): Progress => {
     let byWalking = st.progress.get(cl);
     if (byWalking === undefined) {
       byWalking = new Map();
       st.progress.set(cl, byWalking);
     }
-    const key = [...walking].join(',');
     let p = byWalking.get(key);
     if (p === undefined) {
       if (byWalking.size > 64) byWalking.clear();
@@ -395,7 +423,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
             acted.set(section, false);
           }
           progressed.set(section, true);
-          if (a.contentVerb || walking.has(at)) acted.set(section, true);
+          if (a.contentVerb || walking[info.stepOf.get(at) as number] === 1) acted.set(section, true);
           break;
         }
       }
@@ -477,16 +505,29 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     if (record.condition === 1 && context.skill) {
       const cl = clausesOf(context.skill, goal.bindings);
       const info = clauseInfo(cl);
-      const candidateVerbs = new Set<string>();
-      for (const a of infos) if (a.contentVerb) candidateVerbs.add(a.verb);
       // A step none of whose clauses names something the agent can do ("go to the place where the object
-      // usually is (food on countertops …)") is carried out by walking.
-      const walking = new Set(cl.map((c) => c.step));
-      for (const c of cl) {
-        if (!c.negated && c.words.some((w) => st.verbs.has(w) || candidateVerbs.has(w)))
-          walking.delete(c.step);
+      // usually is (food on countertops …)") is carried out by walking. The verbs of the candidates and of
+      // the earlier actions are marked in the flags; walking[i] is 1 for the i-th step that is walked.
+      if (flags.length < wordNumbers.size) flags = new Uint8Array(2 * wordNumbers.size);
+      for (const w of st.verbs) flags[w] = (flags[w] as number) | VERB;
+      for (const a of infos) if (a.contentVerb) flags[a.verbWord] = (flags[a.verbWord] as number) | VERB;
+      const walking = new Uint8Array(info.steps.length).fill(1);
+      for (let j = 0; j < cl.length; j++) {
+        if ((cl[j] as SkillClause).negated) continue;
+        for (const w of info.clauseWords[j] as Int32Array) {
+          if ((flags[w] as number) & VERB) {
+            walking[info.clauseStep[j] as number] = 0;
+            break;
+          }
+        }
       }
-      const { done, pointer, acted } = progressOf(st, cl, info, walking);
+      for (const w of st.verbs) flags[w] = (flags[w] as number) & ~VERB;
+      for (const a of infos) flags[a.verbWord] = (flags[a.verbWord] as number) & ~VERB;
+      // The walked steps as a key: a bit mask while they fit, else the flags as text.
+      let key: number | string = 0;
+      if (walking.length <= 30) for (let i = 0; i < walking.length; i++) key += (walking[i] as number) << i;
+      else key = walking.join('');
+      const { done, pointer, acted } = progressOf(st, cl, info, walking, key);
       cl.forEach((clause, j) => {
         const at = pointer.get(clause.section) as number;
         record.done.push(clause.negated ? 0 : (done[j] as number));
