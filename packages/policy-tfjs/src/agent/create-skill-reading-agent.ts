@@ -162,9 +162,11 @@ function makeAgent(
     const encoded = contexts.map(encode);
     const logProbs = scoreDecisions(
       state.parameters,
-      encoded.map(({ record, memory }, i) => ({
-        record,
-        memory,
+      encoded.map((e, i) => ({
+        record: e.record,
+        memory: e.memoryIds,
+        memoryStart: e.memoryStart,
+        memoryEnd: e.memoryEnd,
         episode: (contexts[i] as AgentContext).history,
       })),
       config.dim,
@@ -172,7 +174,10 @@ function makeAgent(
     );
     return encoded.map(({ candidates, memory, record, stored }, i) => ({
       candidates,
-      memory,
+      // Copied out only when read: acting itself scores the episode's ids in place.
+      get memory() {
+        return memory();
+      },
       logProbs: logProbs[i] as Float64Array,
       record,
       stored,

@@ -24,7 +24,14 @@ export interface EncoderOptions {
  */
 export interface EncodedDecision {
   record: DecisionRecord;
-  memory: number[];
+  /**
+   * The memory's word ids: `memoryIds[memoryStart, memoryEnd)`, a window of the episode's ids, an array that
+   * only grows while the history is the same (a rewritten history gets a new one). `memory()` copies it out.
+   */
+  memoryIds: readonly number[];
+  memoryStart: number;
+  memoryEnd: number;
+  memory(): number[];
   stored: StoredDecisionRecord;
 }
 
@@ -79,13 +86,15 @@ interface HistoryState {
   infos: ActionInfo[];
   /** How often each earlier action was taken. */
   taken: Map<string, number>;
-  /** Content words of every earlier action, as interned word numbers. */
+  /** Content words of every earlier action, as interned word numbers (a set, and its members in order). */
   touched: Set<number>;
+  touchedList: number[];
   /** Verb|arguments of every earlier action, and per earlier action whether it undid one before it. */
   signatures: Set<string>;
   undid: boolean[];
-  /** The earlier actions' verbs that are content words, as word numbers. */
+  /** The earlier actions' verbs that are content words, as word numbers (a set, and its members). */
   verbs: Set<number>;
+  verbList: number[];
   /** Word ids of the earlier actions end to end, and where each action's start (for the memory). */
   ids: number[];
   idStarts: number[];
@@ -164,6 +173,18 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     return Int32Array.from(out);
   };
   let flags = new Uint8Array(256);
+  const mark = (words: ArrayLike<number>, bit: number) => {
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k] as number;
+      flags[w] = (flags[w] as number) | bit;
+    }
+  };
+  const unmark = (words: ArrayLike<number>, bit: number) => {
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k] as number;
+      flags[w] = (flags[w] as number) & ~bit;
+    }
+  };
   const clauses = new Map<string, SkillClause[]>();
   const skillClausesBy = new WeakMap<Skill, Map<string, { body: string; clauses: SkillClause[] }>>();
   const clauseInfos = new WeakMap<SkillClause[], ClauseInfo>();
@@ -339,9 +360,11 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         infos: [],
         taken: new Map(),
         touched: new Set(),
+        touchedList: [],
         signatures: new Set(),
         undid: [],
         verbs: new Set(),
+        verbList: [],
         ids: [],
         idStarts: [],
         progress: new Map(),
@@ -354,19 +377,30 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       st.actions.push(action);
       st.infos.push(a);
       st.taken.set(action, (st.taken.get(action) ?? 0) + 1);
-      for (const w of a.contentWords) st.touched.add(w);
+      const words = a.contentWords;
+      for (let k = 0; k < words.length; k++) {
+        const w = words[k] as number;
+        if (!st.touched.has(w)) {
+          st.touched.add(w);
+          st.touchedList.push(w);
+        }
+      }
       st.undid.push(undoes(a, st.signatures));
       st.signatures.add(a.key);
-      if (a.contentVerb) st.verbs.add(a.verbWord);
+      if (a.contentVerb && !st.verbs.has(a.verbWord)) {
+        st.verbs.add(a.verbWord);
+        st.verbList.push(a.verbWord);
+      }
       st.idStarts.push(st.ids.length);
-      for (const id of a.ids) st.ids.push(id);
+      for (let k = 0; k < a.ids.length; k++) st.ids.push(a.ids[k] as number);
     }
     return st;
   };
-  const windowOf = (st: HistoryState): number[] => {
-    if (config.memoryActions === 0) return [];
+  // Where the memory's window of the episode's ids starts (the last `memoryActions` actions).
+  const windowStart = (st: HistoryState): number => {
+    if (config.memoryActions === 0) return st.ids.length;
     const from = Math.max(0, st.actions.length - config.memoryActions);
-    return st.ids.slice(st.idStarts[from] ?? st.ids.length);
+    return st.idStarts[from] ?? st.ids.length;
   };
 
   /**
@@ -446,7 +480,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       st.idStarts[Math.max(0, history.length - config.historyActions)] ?? st.ids.length,
     );
     const last = history.at(-1)?.action;
-    const { taken, touched } = st;
+    const { taken, touchedList } = st;
 
     const cand: number[][] = [];
     const feats: number[][] = [];
@@ -454,10 +488,12 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     let packed = true;
     const infos = candidates.map(actionOf);
     if (flags.length < wordNumbers.size) flags = new Uint8Array(2 * wordNumbers.size);
-    for (const w of goal.contentWords) flags[w] = (flags[w] as number) | IN_GOAL;
-    for (const w of observation.contentWords) flags[w] = (flags[w] as number) | IN_OBSERVATION;
-    for (const w of touched) flags[w] = (flags[w] as number) | TOUCHED;
-    candidates.forEach((c, i) => {
+    const [goalWords, observationWords] = [goal.contentWords, observation.contentWords];
+    mark(goalWords, IN_GOAL);
+    mark(observationWords, IN_OBSERVATION);
+    mark(touchedList, TOUCHED);
+    for (let i = 0; i < candidates.length; i++) {
+      const c = candidates[i] as string;
       const a = infos[i] as ActionInfo;
       cand.push(a.ids);
       const words = a.contentWords;
@@ -481,10 +517,10 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       const code = packCounts(n, inGoal, inObs, pending, inMemory, times, isLast);
       if (code === undefined) packed = false;
       else featureCounts.push(code);
-    });
-    for (const w of goal.contentWords) flags[w] = 0;
-    for (const w of observation.contentWords) flags[w] = 0;
-    for (const w of touched) flags[w] = 0;
+    }
+    unmark(goalWords, IN_GOAL);
+    unmark(observationWords, IN_OBSERVATION);
+    unmark(touchedList, TOUCHED);
 
     const record: DecisionRecord = {
       v: 1,
@@ -509,37 +545,48 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       // usually is (food on countertops …)") is carried out by walking. The verbs of the candidates and of
       // the earlier actions are marked in the flags; walking[i] is 1 for the i-th step that is walked.
       if (flags.length < wordNumbers.size) flags = new Uint8Array(2 * wordNumbers.size);
-      for (const w of st.verbs) flags[w] = (flags[w] as number) | VERB;
-      for (const a of infos) if (a.contentVerb) flags[a.verbWord] = (flags[a.verbWord] as number) | VERB;
+      const { verbList } = st;
+      mark(verbList, VERB);
+      for (let c = 0; c < infos.length; c++) {
+        const a = infos[c] as ActionInfo;
+        if (a.contentVerb) flags[a.verbWord] = (flags[a.verbWord] as number) | VERB;
+      }
       const walking = new Uint8Array(info.steps.length).fill(1);
       for (let j = 0; j < cl.length; j++) {
         if ((cl[j] as SkillClause).negated) continue;
-        for (const w of info.clauseWords[j] as Int32Array) {
-          if ((flags[w] as number) & VERB) {
+        const words = info.clauseWords[j] as Int32Array;
+        for (let k = 0; k < words.length; k++) {
+          if ((flags[words[k] as number] as number) & VERB) {
             walking[info.clauseStep[j] as number] = 0;
             break;
           }
         }
       }
-      for (const w of st.verbs) flags[w] = (flags[w] as number) & ~VERB;
-      for (const a of infos) flags[a.verbWord] = (flags[a.verbWord] as number) & ~VERB;
+      unmark(verbList, VERB);
+      for (let c = 0; c < infos.length; c++) {
+        const w = (infos[c] as ActionInfo).verbWord;
+        flags[w] = (flags[w] as number) & ~VERB;
+      }
       // The walked steps as a key: a bit mask while they fit, else the flags as text.
       let key: number | string = 0;
       if (walking.length <= 30) for (let i = 0; i < walking.length; i++) key += (walking[i] as number) << i;
       else key = walking.join('');
       const { done, pointer, acted } = progressOf(st, cl, info, walking, key);
-      cl.forEach((clause, j) => {
+      for (let j = 0; j < cl.length; j++) {
+        const clause = cl[j] as SkillClause;
         const at = pointer.get(clause.section) as number;
         record.done.push(clause.negated ? 0 : (done[j] as number));
         record.rank.push(Math.max(0, clause.step - at - (acted.get(clause.section) ? 1 : 0)));
         record.sign.push(clause.negated ? -1 : 1);
-      });
-      candidates.forEach((c, i) => {
+      }
+      for (let i = 0; i < candidates.length; i++) {
+        const c = candidates[i] as string;
         const a = infos[i] as ActionInfo;
         const { values, matching } = similaritiesOf(cl, info, c, a);
         const repeated = taken.has(c);
         const undo = undoes(a, st.signatures);
-        for (const j of matching) {
+        for (let m = 0; m < matching.length; m++) {
+          const j = matching[m] as number;
           const clause = cl[j] as SkillClause;
           if (undo && !clause.negated) continue;
           const s = values[j] as number;
@@ -549,7 +596,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
           if (repeated && s < DONE_THRESHOLD && clause.step <= at && !clause.negated) continue;
           record.sims.push([i, j, s]);
         }
-      });
+      }
     }
     const stored: StoredDecisionRecord = {
       v: 2,
@@ -566,7 +613,17 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       sign: record.sign,
       sims: record.sims,
     };
-    return { record, memory: windowOf(st), stored };
+    const memoryIds = st.ids;
+    const memoryStart = windowStart(st);
+    const memoryEnd = st.ids.length;
+    return {
+      record,
+      memoryIds,
+      memoryStart,
+      memoryEnd,
+      memory: () => memoryIds.slice(memoryStart, memoryEnd),
+      stored,
+    };
   };
 
   const memory = (actions: readonly string[]): number[] => {

@@ -198,8 +198,10 @@ describe('scoreDecision', () => {
         // Each decision's memory grown by a word, its own episode: the running sums carry on.
         const grown = round.map(([r, m], i): [DecisionRecord, number[]] => [r, [...m, i % V]]);
         const own = grown.map(() => ({}));
+        // The same arrays, grown in place between the two rounds (the contract of `episode`).
+        const memories = grown.map(([, m]) => [...m]);
         for (const extra of [0, 1]) {
-          const memories = grown.map(([, m], i) => [...m, ...(extra ? [(3 * i) % V] : [])]);
+          if (extra) memories.forEach((m, i) => m.push((3 * i) % V));
           const got = scoreDecisions(
             params,
             grown.map(([r], i) => ({ record: r, memory: memories[i], episode: own[i] as object })),

@@ -9,25 +9,33 @@ function meanEmbedding(
   ids: readonly number[],
   d: number,
   at = 0,
+  start = 0,
+  end = ids.length,
 ) {
   for (let j = 0; j < d; j++) out[at + j] = 0;
-  if (ids.length === 0) return;
-  for (const id of ids) {
-    const row = id * d;
+  if (end === start) return;
+  for (let i = start; i < end; i++) {
+    const row = (ids[i] as number) * d;
     for (let j = 0; j < d; j++) out[at + j] = (out[at + j] as number) + (embedding[row + j] as number);
   }
-  const inv = 1 / ids.length;
+  const inv = 1 / (end - start);
   for (let j = 0; j < d; j++) out[at + j] = (out[at + j] as number) * inv;
 }
+
+const NO_WORDS: readonly number[] = [];
 
 /** One decision to score: its record and the memory's word ids (`encoder.memory`, `agent.memoryIds`). */
 export interface ScoredDecision {
   record: DecisionRecord;
+  /** The memory's word ids: `memory[memoryStart, memoryEnd)` (default: all of it). */
   memory?: readonly number[];
+  memoryStart?: number;
+  memoryEnd?: number;
   /**
    * Any object standing for the decision's episode (an acting agent passes the history array). With a cache,
-   * the memory's embedding sum is kept per episode and extended by the words added since its last decision
-   * (checked word by word, so a memory that is not an extension is summed afresh).
+   * the memory's embedding sum is kept per episode and extended by the words added since its last decision.
+   * Contract: while the episode object is the same, its `memory` array only grows (an agent passes its
+   * encoder's per-episode ids); another array or window start is summed afresh.
    */
   episode?: object;
 }
@@ -44,8 +52,8 @@ export interface EmbeddingCache {
   means: Map<readonly number[], Float64Array>;
   /** Per goal list: the hidden layer's bias plus the goal block's product (the first rows of the sum). */
   goals: Map<readonly number[], Float64Array>;
-  /** Per episode: the memory's words summed so far (a copy of them) and their embedding sum. */
-  memories: WeakMap<object, { ids: number[]; sum: Float64Array }>;
+  /** Per episode: the memory array and window start summed, how many of its words, and their sum. */
+  memories: WeakMap<object, { source: readonly number[]; start: number; count: number; sum: Float64Array }>;
   /**
    * The hidden layer's, the query's and the feature gate's weights transposed (float64), so that each
    * output's sum runs down one contiguous row in a register, in the same order as the row-major loops.
@@ -156,36 +164,37 @@ export function scoreDecisions(
     return m;
   };
   // The memory's mean from the episode's running sum: the same additions in the same order as summing it.
-  const memoryMean = (c: EmbeddingCache, episode: object, memory: readonly number[], at: number) => {
+  const memoryMean = (
+    c: EmbeddingCache,
+    episode: object,
+    memory: readonly number[],
+    start: number,
+    end: number,
+    at: number,
+  ) => {
     let entry = c.memories.get(episode);
-    let from = 0;
-    if (entry && entry.ids.length <= memory.length) {
-      const seen = entry.ids;
-      while (from < seen.length && seen[from] === memory[from]) from++;
-      if (from < seen.length) entry = undefined;
-    } else entry = undefined;
-    if (entry === undefined) {
-      from = 0;
-      entry = { ids: [], sum: new Float64Array(d) };
+    if (!(entry && entry.source === memory && entry.start === start && entry.count <= end - start)) {
+      entry = { source: memory, start, count: 0, sum: new Float64Array(d) };
       c.memories.set(episode, entry);
     }
-    const { ids, sum } = entry;
-    for (let i = from; i < memory.length; i++) {
-      const id = memory[i] as number;
-      ids.push(id);
-      const row = id * d;
+    const sum = entry.sum;
+    for (let i = start + entry.count; i < end; i++) {
+      const row = (memory[i] as number) * d;
       for (let j = 0; j < d; j++) sum[j] = (sum[j] as number) + (embedding[row + j] as number);
     }
-    if (memory.length === 0) {
+    entry.count = end - start;
+    if (end === start) {
       for (let j = 0; j < d; j++) ctx[at + j] = 0;
       return;
     }
-    const inv = 1 / memory.length;
+    const inv = 1 / (end - start);
     for (let j = 0; j < d; j++) ctx[at + j] = (sum[j] as number) * inv;
   };
   const ctx = f64('ctx', B * width);
   for (let b = 0; b < B; b++) {
-    const { record, memory = [], episode } = decisions[b] as ScoredDecision;
+    const { record, memory = NO_WORDS, episode } = decisions[b] as ScoredDecision;
+    const start = (decisions[b] as ScoredDecision).memoryStart ?? 0;
+    const end = (decisions[b] as ScoredDecision).memoryEnd ?? memory.length;
     const at = b * width;
     if (cache) {
       ctx.set(meanOf(record.goal), at);
@@ -195,8 +204,8 @@ export function scoreDecisions(
       meanEmbedding(ctx, embedding, record.obs, d, at + d);
     }
     meanEmbedding(ctx, embedding, record.hist, d, at + 2 * d);
-    if (cache && episode) memoryMean(cache, episode, memory, at + 3 * d);
-    else meanEmbedding(ctx, embedding, memory, d, at + 3 * d);
+    if (cache && episode) memoryMean(cache, episode, memory, start, end, at + 3 * d);
+    else meanEmbedding(ctx, embedding, memory, d, at + 3 * d, start, end);
   }
   // The round's hidden layer: each weight row is read once for all B decisions. With a cache, each row's
   // sum starts from its goal's part (the first d rows, the same for a whole episode), computed once.
@@ -226,12 +235,19 @@ export function scoreDecisions(
     for (let b = 0; b < B; b++) {
       const o = b * H;
       const c0 = b * width;
+      // A zero context entry is skipped, as in the row-major loop; rows without one need no test.
+      let zero = false;
+      for (let i = first; i < width; i++) if (ctx[c0 + i] === 0) zero = true;
       for (let k = 0; k < H; k++) {
         let acc = h[o + k] as number;
-        const r = k * width;
-        for (let i = first; i < width; i++) {
-          const ci = ctx[c0 + i] as number;
-          if (ci !== 0) acc += ci * (wt[r + i] as number);
+        const r = k * width - c0;
+        if (zero) {
+          for (let i = c0 + first; i < c0 + width; i++) {
+            const ci = ctx[i] as number;
+            if (ci !== 0) acc += ci * (wt[r + i] as number);
+          }
+        } else {
+          for (let i = c0 + first; i < c0 + width; i++) acc += (ctx[i] as number) * (wt[r + i] as number);
         }
         h[o + k] = acc;
       }
@@ -259,14 +275,21 @@ export function scoreDecisions(
     const o = b * H;
     if (transposed) {
       const [qt, gt] = [transposed.query, transposed.gate];
+      // h·(1/√H) and h·(1/H) once per unit: the products the row-major loops form.
+      const hq = f64('hq', H);
+      const hg = f64('hg', H);
+      for (let k = 0; k < H; k++) {
+        hq[k] = (h[o + k] as number) * queryScale;
+        hg[k] = (h[o + k] as number) * gateScale;
+      }
       for (let j = 0; j < d; j++) {
         let acc = actionBias[j] as number;
-        for (let k = 0; k < H; k++) acc += (h[o + k] as number) * queryScale * (qt[j * H + k] as number);
+        for (let k = 0; k < H; k++) acc += (hq[k] as number) * (qt[j * H + k] as number);
         q[j] = acc;
       }
       for (let f = 0; f < F; f++) {
         let acc = featureWeights[f] as number;
-        for (let k = 0; k < H; k++) acc += (h[o + k] as number) * gateScale * (gt[f * H + k] as number);
+        for (let k = 0; k < H; k++) acc += (hg[k] as number) * (gt[f * H + k] as number);
         theta[f] = acc;
       }
     } else {
@@ -328,7 +351,13 @@ function addClauseReads(logits: Float64Array, record: DecisionRecord, prior: Flo
   }
   const att = f64('attention', S);
   const entries = record.sims;
-  const inRange = entries.every(([c, s, v]) => c >= 0 && c < C && s >= 0 && s < S && Number.isFinite(v));
+  let inRange = true;
+  for (let e = 0; e < entries.length; e++) {
+    const entry = entries[e] as [number, number, number];
+    const c = entry[0];
+    const s = entry[1];
+    if (!(c >= 0 && c < C && s >= 0 && s < S && Number.isFinite(entry[2]))) inRange = false;
+  }
   if (!(finite && inRange)) {
     const sims = new Float64Array(C * S);
     for (const [c, s, v] of entries) sims[c * S + s] = v;
@@ -339,16 +368,19 @@ function addClauseReads(logits: Float64Array, record: DecisionRecord, prior: Flo
   }
   // The entries grouped by candidate, in their order (a stable counting sort).
   const start = i32('start', C + 1).fill(0, 0, C + 1);
-  for (const entry of entries) start[entry[0] + 1] = (start[entry[0] + 1] as number) + 1;
+  for (let e = 0; e < entries.length; e++) {
+    const c = (entries[e] as [number, number, number])[0];
+    start[c + 1] = (start[c + 1] as number) + 1;
+  }
   for (let c = 0; c < C; c++) start[c + 1] = (start[c + 1] as number) + (start[c] as number);
   const next = i32('next', C);
   next.set(start.subarray(0, C));
   const order = i32('order', entries.length);
-  entries.forEach((entry, i) => {
-    const c = entry[0];
+  for (let i = 0; i < entries.length; i++) {
+    const c = (entries[i] as [number, number, number])[0];
     order[next[c] as number] = i;
     next[c] = (next[c] as number) + 1;
-  });
+  }
   // All zeros between uses: each candidate's entries are cleared after its read.
   const row = f64('row', S);
   for (let c = 0; c < C; c++) {
