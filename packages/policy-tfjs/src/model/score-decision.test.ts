@@ -201,7 +201,7 @@ describe('scoreDecision', () => {
         // The same arrays, grown in place between the two rounds (the contract of `episode`).
         const memories = grown.map(([, m]) => [...m]);
         for (const extra of [0, 1]) {
-          if (extra) memories.forEach((m, i) => m.push((3 * i) % V));
+          if (extra) for (const [i, m] of memories.entries()) m.push((3 * i) % V);
           const got = scoreDecisions(
             params,
             grown.map(([r], i) => ({ record: r, memory: memories[i], episode: own[i] as object })),
