@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readRunStreamLines } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/create-cli.js';
 import { CLI, evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';
@@ -76,7 +77,8 @@ describe('skillrl CLI', () => {
     );
     for (const run of runs) {
       expect(readFileSync(run.report, 'utf8')).toContain('<canvas');
-      expect(readFileSync(join(run.dir, 'rollouts.jsonl'), 'utf8').split('\n').length).toBeGreaterThan(10);
+      // Either layout: rollouts.jsonl alone, or rotated into segments/.
+      expect([...readRunStreamLines(run.dir, 'rollouts')].length).toBeGreaterThan(10);
     }
     expect(Object.keys(runs[0].metrics)).toContain('final_gap');
     expect(Object.keys(runs[0].metrics)).toContain('test_success_without');
@@ -85,8 +87,7 @@ describe('skillrl CLI', () => {
       /validation success without skills: [\d.]+ % at step 0 → [\d.]+ % at step 10/,
     );
     expect(runs[2].highlights[0]).toMatch(/^mean reward per generation .*: [\d.]+ % → [\d.]+ % → [\d.]+ %$/);
-    const rolloutLines = (dir: string) =>
-      readFileSync(join(dir, 'rollouts.jsonl'), 'utf8').split('\n').length;
+    const rolloutLines = (dir: string) => [...readRunStreamLines(dir, 'rollouts')].length;
     const before = runs.map((run: { dir: string }) => rolloutLines(run.dir));
 
     // The same demo again: the finished runs are re-read, not refused and not rerun.

@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readRunStreamLines } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import type { RunConfig } from '../config/config-types.js';
@@ -113,34 +115,63 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
   const out = resolve(options.out ?? join('runs', 'demo'));
   mkdirSync(out, { recursive: true });
   const configs = demoConfigs(options);
-  const runs: DemoRun[] = [];
   const roles = { internalize: 'skillc', control: 'grpo-control', evolve: 'skill-r1' } as const;
-  for (const key of ['internalize', 'control', 'evolve'] as const) {
-    const method = key === 'evolve' ? 'evolve' : 'internalize';
-    // Written to disk so the run directory points at a real config file and `skillrl resume` works.
+  type Key = keyof typeof roles;
+  const runOptions = (key: Key) => ({
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onProgress ? { onProgress: (p: RunProgress) => options.onProgress?.(roles[key], p) } : {}),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
+  // Each run's config is written to disk, so its directory points at a real config file and `skillrl
+  // resume` works. The same demo ran before: continue it (interrupted) or re-read it (finished); another
+  // seed or size: the earlier run is kept beside, never overwritten.
+  const prepare = (key: Key) => {
     const path = join(out, `${key}.json`);
     const text = `${JSON.stringify({ ...configs[key], runDir: '.' }, null, 2)}\n`;
     const runDir = join(out, configs[key].name as string);
     const previous = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
-    const runOptions = {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.onProgress ? { onProgress: (p: RunProgress) => options.onProgress?.(roles[key], p) } : {}),
-      ...(options.onWarning ? { onWarning: options.onWarning } : {}),
-    };
-    let result: RunResult;
-    if (existsSync(join(runDir, 'run.json')) && previous === text) {
-      // The same demo ran here before: continue it (an interrupted run) or re-read it (a finished one).
-      result = await resumeRun(runDir, runOptions);
-    } else {
+    const resume = existsSync(join(runDir, 'run.json')) && previous === text;
+    if (!resume) {
       if (existsSync(runDir)) {
-        // A demo run of another seed or size: kept beside, never overwritten.
         const kept = freeName(runDir);
         renameSync(runDir, kept);
         options.onWarning?.(`an earlier demo run with other settings was moved to ${kept}`);
       }
       writeFileSync(path, text);
-      result = await runConfig(loadConfig(path), { ...runOptions, runDir });
     }
+    return { path, runDir, resume };
+  };
+  const inProcess = (key: Key): Promise<RunResult> => {
+    const { path, runDir, resume } = prepare(key);
+    return resume
+      ? resumeRun(runDir, runOptions(key))
+      : runConfig(loadConfig(path), { ...runOptions(key), runDir });
+  };
+  // SKILLC and its control are independent runs of one JavaScript thread each: with the built CLI beside
+  // this module the control runs in a second process, so two cores take the two at once.
+  const cli = builtCli();
+  // The child stops with the demo: on Ctrl-C, and when the SKILLC run fails.
+  const stopChild = new AbortController();
+  options.signal?.addEventListener('abort', () => stopChild.abort(), { once: true });
+  const skillc = inProcess('internalize');
+  const control = cli ? inChild(cli, prepare('control'), stopChild.signal) : undefined;
+  // A control that fails while SKILLC still runs is reported once SKILLC is done, not as unhandled.
+  control?.catch(() => undefined);
+  const results: Record<Key, RunResult> = {} as Record<Key, RunResult>;
+  try {
+    results.internalize = await skillc;
+  } catch (error) {
+    stopChild.abort();
+    await control?.catch(() => undefined);
+    throw error;
+  }
+  results.control = control ? await control : await inProcess('control');
+  results.evolve = await inProcess('evolve');
+
+  const runs: DemoRun[] = [];
+  for (const key of ['internalize', 'control', 'evolve'] as const) {
+    const result = results[key];
+    const method = key === 'evolve' ? 'evolve' : 'internalize';
     const run: DemoRun = {
       method,
       role: roles[key],
@@ -150,7 +181,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
       highlights: highlights(method, result.dir, result.metrics),
     };
     if (key === 'control') {
-      const comparison = pairedByTask(testOutcomesOf(runs[0]!.dir), testOutcomesOf(result.dir));
+      const comparison = pairedByTask(testOutcomesOf(results.internalize.dir), testOutcomesOf(result.dir));
       if (comparison) {
         run.comparison = comparison;
         run.highlights.push(...comparisonLines(comparison));
@@ -159,6 +190,49 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
     runs.push(run);
   }
   return runs;
+}
+
+/** The built CLI beside this module (dist/cli.js), or undefined when running from source. */
+function builtCli(): string | undefined {
+  const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+  const cli = join(dirname(here), 'cli.js');
+  return here.endsWith('.ts') || !existsSync(cli) ? undefined : cli;
+}
+
+/** `skillrl run` (or `resume`) of a prepared demo config in a child process; its `--json` result. */
+function inChild(
+  cli: string,
+  run: { path: string; runDir: string; resume: boolean },
+  signal: AbortSignal | undefined,
+): Promise<RunResult> {
+  const args = run.resume
+    ? ['resume', run.runDir, '--json']
+    : ['run', run.path, '--run-dir', run.runDir, '--json'];
+  return new Promise((done, fail) => {
+    const child = execFile(
+      process.execPath,
+      [cli, ...args],
+      { maxBuffer: 64 << 20 },
+      (error, stdout, stderr) => {
+        const last = stdout.trim().split('\n').at(-1) ?? '';
+        let parsed: (RunResult & { ok?: boolean; error?: { message?: string } }) | undefined;
+        try {
+          parsed = JSON.parse(last) as typeof parsed;
+        } catch {
+          parsed = undefined;
+        }
+        if (!error && parsed?.ok) done(parsed);
+        else
+          fail(
+            new Error(
+              `the demo's GRPO control (${run.runDir}) failed: ${parsed?.error?.message ?? (stderr.trim() || error?.message)}; \`skillrl resume ${run.runDir}\` continues it`,
+            ),
+          );
+      },
+    );
+    // Ctrl-C stops the control as it stops SKILLC: SIGINT lets it write run:end and its checkpoint.
+    signal?.addEventListener('abort', () => child.kill('SIGINT'), { once: true });
+  });
 }
 
 function testOutcomesOf(dir: string): TestOutcomes {
