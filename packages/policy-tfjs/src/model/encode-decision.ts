@@ -84,8 +84,8 @@ interface Progress {
 interface HistoryState {
   actions: string[];
   infos: ActionInfo[];
-  /** How often each earlier action was taken. */
-  taken: Map<string, number>;
+  /** How often each earlier action was taken, by action number (`ActionInfo.number`). */
+  taken: Map<number, number>;
   /** Content words of every earlier action, as interned word numbers (a set, and its members in order). */
   touched: Set<number>;
   touchedList: number[];
@@ -121,6 +121,8 @@ interface Similarities {
 }
 
 interface ActionInfo {
+  /** The text's number: one per distinct action text for the encoder's life (never reused). */
+  number: number;
   ids: number[];
   content: Set<string>;
   /** `content` as interned word numbers (`wordNumber`). */
@@ -155,6 +157,8 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
   const tokens = new Map<string, string[]>();
   const ids = new Map<string, number[]>();
   const actions = new Map<string, ActionInfo>();
+  // Kept when `actions` is cleared: a history's counts are by these numbers.
+  const actionNumbers = new Map<string, number>();
   const observations = new Map<string, { ids: number[]; contentWords: Int32Array }>();
   // Content words as small numbers, so a decision's goal / observation / history membership tests are
   // reads of one flags array instead of string set look-ups.
@@ -225,7 +229,13 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         .join(' ');
       const inverse = config.inverses[verb];
       const content = new Set(words.map((w) => config.synonyms[w] ?? w).filter(isContentWord));
+      let number = actionNumbers.get(text);
+      if (number === undefined) {
+        number = actionNumbers.size;
+        actionNumbers.set(text, number);
+      }
       a = {
+        number,
         ids: idsOf(text),
         content,
         contentWords: numbers(content),
@@ -376,7 +386,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       const a = actionOf(action);
       st.actions.push(action);
       st.infos.push(a);
-      st.taken.set(action, (st.taken.get(action) ?? 0) + 1);
+      st.taken.set(a.number, (st.taken.get(a.number) ?? 0) + 1);
       const words = a.contentWords;
       for (let k = 0; k < words.length; k++) {
         const w = words[k] as number;
@@ -479,7 +489,8 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     const hist = st.ids.slice(
       st.idStarts[Math.max(0, history.length - config.historyActions)] ?? st.ids.length,
     );
-    const last = history.at(-1)?.action;
+    // The last action, by number (same text, same number).
+    const last = st.infos.at(-1)?.number;
     const { taken, touchedList } = st;
 
     const cand: number[][] = [];
@@ -493,7 +504,6 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     mark(observationWords, IN_OBSERVATION);
     mark(touchedList, TOUCHED);
     for (let i = 0; i < candidates.length; i++) {
-      const c = candidates[i] as string;
       const a = infos[i] as ActionInfo;
       cand.push(a.ids);
       const words = a.contentWords;
@@ -511,8 +521,8 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         if (f & IN_OBSERVATION) inObs += 1;
         if (f & TOUCHED) inMemory += 1;
       }
-      const times = Math.min(3, taken.get(c) ?? 0);
-      const isLast = c === last ? 1 : 0;
+      const times = Math.min(3, taken.get(a.number) ?? 0);
+      const isLast = a.number === last ? 1 : 0;
       feats.push(featureRow(n, inGoal, inObs, pending, inMemory, times, isLast));
       const code = packCounts(n, inGoal, inObs, pending, inMemory, times, isLast);
       if (code === undefined) packed = false;
@@ -583,7 +593,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
         const c = candidates[i] as string;
         const a = infos[i] as ActionInfo;
         const { values, matching } = similaritiesOf(cl, info, c, a);
-        const repeated = taken.has(c);
+        const repeated = taken.has(a.number);
         const undo = undoes(a, st.signatures);
         for (let m = 0; m < matching.length; m++) {
           const j = matching[m] as number;

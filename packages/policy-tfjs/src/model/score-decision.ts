@@ -238,7 +238,33 @@ export function scoreDecisions(
       // A zero context entry is skipped, as in the row-major loop; rows without one need no test.
       let zero = false;
       for (let i = first; i < width; i++) if (ctx[c0 + i] === 0) zero = true;
-      for (let k = 0; k < H; k++) {
+      // Four units at a time: four independent sums, each still in order over i (a single running sum
+      // waits on every add before the next).
+      let k = 0;
+      if (!zero) {
+        for (; k + 3 < H; k += 4) {
+          let a0 = h[o + k] as number;
+          let a1 = h[o + k + 1] as number;
+          let a2 = h[o + k + 2] as number;
+          let a3 = h[o + k + 3] as number;
+          const r0 = k * width - c0;
+          const r1 = r0 + width;
+          const r2 = r1 + width;
+          const r3 = r2 + width;
+          for (let i = c0 + first; i < c0 + width; i++) {
+            const ci = ctx[i] as number;
+            a0 += ci * (wt[r0 + i] as number);
+            a1 += ci * (wt[r1 + i] as number);
+            a2 += ci * (wt[r2 + i] as number);
+            a3 += ci * (wt[r3 + i] as number);
+          }
+          h[o + k] = a0;
+          h[o + k + 1] = a1;
+          h[o + k + 2] = a2;
+          h[o + k + 3] = a3;
+        }
+      }
+      for (; k < H; k++) {
         let acc = h[o + k] as number;
         const r = k * width - c0;
         if (zero) {
@@ -266,6 +292,11 @@ export function scoreDecisions(
   for (let k = 0; k < B * H; k++) h[k] = Math.tanh(h[k] as number);
   const { query: queryScale, gate: gateScale } = hiddenScales(H);
   const out: Float64Array[] = [];
+  // One buffer for the round's log-probs, each decision's a view of it (one allocation per round).
+  let total = 0;
+  for (let b = 0; b < B; b++) total += (decisions[b] as ScoredDecision).record.candidates.length;
+  const roundLogits = new Float64Array(total);
+  let offset = 0;
   const q = f64('query', d);
   const theta = f64('theta', F);
   const a = f64('mean', d);
@@ -282,7 +313,26 @@ export function scoreDecisions(
         hq[k] = (h[o + k] as number) * queryScale;
         hg[k] = (h[o + k] as number) * gateScale;
       }
-      for (let j = 0; j < d; j++) {
+      let j = 0;
+      for (; j + 3 < d; j += 4) {
+        let a0 = actionBias[j] as number;
+        let a1 = actionBias[j + 1] as number;
+        let a2 = actionBias[j + 2] as number;
+        let a3 = actionBias[j + 3] as number;
+        const r0 = j * H;
+        for (let k = 0; k < H; k++) {
+          const x = hq[k] as number;
+          a0 += x * (qt[r0 + k] as number);
+          a1 += x * (qt[r0 + H + k] as number);
+          a2 += x * (qt[r0 + 2 * H + k] as number);
+          a3 += x * (qt[r0 + 3 * H + k] as number);
+        }
+        q[j] = a0;
+        q[j + 1] = a1;
+        q[j + 2] = a2;
+        q[j + 3] = a3;
+      }
+      for (; j < d; j++) {
         let acc = actionBias[j] as number;
         for (let k = 0; k < H; k++) acc += (hq[k] as number) * (qt[j * H + k] as number);
         q[j] = acc;
@@ -303,8 +353,45 @@ export function scoreDecisions(
         for (let f = 0; f < F; f++) theta[f] = (theta[f] as number) + hg * (featureGate[k * F + f] as number);
       }
     }
-    const logits = new Float64Array(C);
-    for (let c = 0; c < C; c++) {
+    const logits = roundLogits.subarray(offset, offset + C);
+    offset += C;
+    let c = 0;
+    if (cache) {
+      // Four candidates at a time (four independent sums, each in the single-candidate order).
+      for (; c + 3 < C; c += 4) {
+        const m0 = meanOf(record.cand[c] ?? NO_WORDS);
+        const m1 = meanOf(record.cand[c + 1] ?? NO_WORDS);
+        const m2 = meanOf(record.cand[c + 2] ?? NO_WORDS);
+        const m3 = meanOf(record.cand[c + 3] ?? NO_WORDS);
+        let s0 = 0;
+        let s1 = 0;
+        let s2 = 0;
+        let s3 = 0;
+        for (let j = 0; j < d; j++) {
+          const qj = q[j] as number;
+          s0 += (m0[j] as number) * qj;
+          s1 += (m1[j] as number) * qj;
+          s2 += (m2[j] as number) * qj;
+          s3 += (m3[j] as number) * qj;
+        }
+        const x0 = record.feats[c] ?? NO_WORDS;
+        const x1 = record.feats[c + 1] ?? NO_WORDS;
+        const x2 = record.feats[c + 2] ?? NO_WORDS;
+        const x3 = record.feats[c + 3] ?? NO_WORDS;
+        for (let f = 0; f < F; f++) {
+          const tf = theta[f] as number;
+          s0 += (x0[f] ?? 0) * tf;
+          s1 += (x1[f] ?? 0) * tf;
+          s2 += (x2[f] ?? 0) * tf;
+          s3 += (x3[f] ?? 0) * tf;
+        }
+        logits[c] = s0;
+        logits[c + 1] = s1;
+        logits[c + 2] = s2;
+        logits[c + 3] = s3;
+      }
+    }
+    for (; c < C; c++) {
       const ids = record.cand[c] ?? [];
       const mean = cache ? meanOf(ids) : a;
       if (!cache) meanEmbedding(a, embedding, ids, d);
