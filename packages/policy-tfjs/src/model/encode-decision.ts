@@ -493,9 +493,11 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     const last = st.infos.at(-1)?.number;
     const { taken, touchedList } = st;
 
-    const cand: number[][] = [];
-    const feats: number[][] = [];
-    const featureCounts: number[] = [];
+    // Sized up front: growing them by push reallocates each several times a decision.
+    const C = candidates.length;
+    const cand = new Array<number[]>(C);
+    const feats = new Array<number[]>(C);
+    const featureCounts = new Array<number>(C);
     let packed = true;
     const infos = candidates.map(actionOf);
     if (flags.length < wordNumbers.size) flags = new Uint8Array(2 * wordNumbers.size);
@@ -505,7 +507,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     mark(touchedList, TOUCHED);
     for (let i = 0; i < candidates.length; i++) {
       const a = infos[i] as ActionInfo;
-      cand.push(a.ids);
+      cand[i] = a.ids;
       const words = a.contentWords;
       const n = Math.max(1, words.length);
       let inGoal = 0;
@@ -523,10 +525,10 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       }
       const times = Math.min(3, taken.get(a.number) ?? 0);
       const isLast = a.number === last ? 1 : 0;
-      feats.push(featureRow(n, inGoal, inObs, pending, inMemory, times, isLast));
+      feats[i] = featureRow(n, inGoal, inObs, pending, inMemory, times, isLast);
       const code = packCounts(n, inGoal, inObs, pending, inMemory, times, isLast);
       if (code === undefined) packed = false;
-      else featureCounts.push(code);
+      else featureCounts[i] = code;
     }
     unmark(goalWords, IN_GOAL);
     unmark(observationWords, IN_OBSERVATION);
@@ -582,12 +584,15 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       if (walking.length <= 30) for (let i = 0; i < walking.length; i++) key += (walking[i] as number) << i;
       else key = walking.join('');
       const { done, pointer, acted } = progressOf(st, cl, info, walking, key);
+      record.done = new Array<number>(cl.length);
+      record.rank = new Array<number>(cl.length);
+      record.sign = new Array<number>(cl.length);
       for (let j = 0; j < cl.length; j++) {
         const clause = cl[j] as SkillClause;
         const at = pointer.get(clause.section) as number;
-        record.done.push(clause.negated ? 0 : (done[j] as number));
-        record.rank.push(Math.max(0, clause.step - at - (acted.get(clause.section) ? 1 : 0)));
-        record.sign.push(clause.negated ? -1 : 1);
+        record.done[j] = clause.negated ? 0 : (done[j] as number);
+        record.rank[j] = Math.max(0, clause.step - at - (acted.get(clause.section) ? 1 : 0));
+        record.sign[j] = clause.negated ? -1 : 1;
       }
       for (let i = 0; i < candidates.length; i++) {
         const c = candidates[i] as string;
@@ -644,14 +649,15 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     memory,
     memories(actions) {
       // Episodes within the memory's reach (the default 50 covers a household episode) grow one prefix.
+      // Each entry a slice of the episode's ids end to end (a copy, so entries stay independent arrays).
       const out: number[][] = [];
-      let acc: number[] = [];
+      const all: number[] = [];
       for (let i = 0; i < actions.length; i++) {
         if (config.memoryActions === 0) out.push([]);
-        else if (i <= config.memoryActions) {
-          out.push(acc);
-          acc = [...acc, ...idsOf(actions[i] as string)];
-        } else out.push(memory(actions.slice(0, i)));
+        else if (i <= config.memoryActions) out.push(all.slice(0, all.length));
+        else out.push(memory(actions.slice(0, i)));
+        const ids = idsOf(actions[i] as string);
+        for (let k = 0; k < ids.length; k++) all.push(ids[k] as number);
       }
       return out;
     },
