@@ -345,6 +345,37 @@ describe('startFakeOpenAI: faults', () => {
     expect(ENDPOINT_FAULT_KINDS.every((k) => faulted[k] === 0)).toBe(true);
   });
 
+  it('no-choices and missing-choices: a 200 completion with choices [] or none at all', async () => {
+    const empty = await start({ faults: only('no-choices') });
+    const res = await client(empty).chat.completions.create(ask('anything'));
+    expect(res.object).toBe('chat.completion');
+    expect(res.choices).toEqual([]);
+    expect(empty.stats().faulted['no-choices']).toBe(1);
+    const none = await start({ faults: only('missing-choices') });
+    const bare = (await client(none).chat.completions.create(ask('anything'))) as unknown as Record<
+      string,
+      unknown
+    >;
+    expect(bare.object).toBe('chat.completion');
+    expect('choices' in bare).toBe(false);
+    // Never drawn by a rate alone: they are endpoint faults.
+    expect(ENDPOINT_FAULT_KINDS).toEqual(expect.arrayContaining(['no-choices', 'missing-choices']));
+  });
+
+  it('dieAtRequest: that request and every later one find the server dead; new connections are refused', async () => {
+    const server = await start({ script: ['Action: look'], dieAtRequest: 2 });
+    const c = client(server);
+    expect((await c.chat.completions.create(ask('one'))).choices[0]?.message.content).toBe('Action: look');
+    expect(server.died()).toBe(false);
+    await c.chat.completions.create(ask('two'));
+    await expect(c.chat.completions.create(ask('three'))).rejects.toThrow(/Connection error/);
+    expect(server.died()).toBe(true);
+    // Listening stopped: a fresh connection is refused, not answered.
+    await expect(fetch(`${server.baseURL}/models`)).rejects.toThrow();
+    expect(server.stats().completed).toBe(2);
+    await expect(startFakeOpenAI({ dieAtRequest: -1 })).rejects.toThrow(/options.dieAtRequest/);
+  });
+
   it('draws faults from the seed: same seed and requests give the same faults, at about the rate', async () => {
     const run = async (seed: number) => {
       const server = await start({ seed, faults: { rate: 0.1, kinds: ['rate-limit', 'server-error'] } });

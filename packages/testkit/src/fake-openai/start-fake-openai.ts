@@ -54,6 +54,13 @@ function validateOptions(options: FakeOpenAIOptions): void {
       'expected at least one fault kind, or leave it out',
     );
   }
+  const die = options.dieAtRequest;
+  if (die !== undefined && !(Number.isInteger(die) && die >= 0)) {
+    throw new InvalidArgumentError(
+      'options.dieAtRequest',
+      `expected an integer >= 0 (the 0-based index of the first request that finds the server dead), got ${JSON.stringify(die)}`,
+    );
+  }
   if (options.script && options.script.length === 0 && !options.respond) {
     throw new InvalidArgumentError('options.script', 'expected at least one reply, or pass respond instead');
   }
@@ -137,6 +144,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   let inFlight = 0;
   let scriptCursor = 0;
   let closing = false;
+  let dead = false;
+  // Set once the server exists: stops listening and drops every open socket, without waiting.
+  let kill: () => void = () => {};
 
   const nextScripted = (): FakeReply | undefined => {
     const script = options.script ?? ['OK'];
@@ -158,6 +168,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     recorded: RecordedRequest | undefined,
   ) {
     const index = received++;
+    if (options.dieAtRequest !== undefined && index >= options.dieAtRequest) {
+      dead = true;
+      kill();
+      req.socket.destroy();
+      return;
+    }
     inFlight++;
     const controller = new AbortController();
     controllers.add(controller);
@@ -245,6 +261,18 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
       res.writeHead(502, { 'content-type': 'text/html', 'content-length': Buffer.byteLength(page) });
       res.end(page);
+      return;
+    }
+    if (fault === 'no-choices' || fault === 'missing-choices') {
+      const body: Record<string, unknown> = {
+        id: `chatcmpl-fake-${index}`,
+        object: 'chat.completion',
+        created: 1_700_000_000,
+        model: String(request.model ?? models[0]),
+        ...(fault === 'no-choices' ? { choices: [] } : {}),
+        usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+      };
+      sendJson(res, 200, body);
       return;
     }
     if (fault === 'non-json') {
@@ -383,6 +411,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     });
   });
   const port = (server.address() as AddressInfo).port;
+  kill = () => {
+    closing = true;
+    server.close();
+    server.closeAllConnections();
+  };
   const url = `http://127.0.0.1:${port}`;
 
   let closed: Promise<void> | undefined;
@@ -393,6 +426,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     requests,
     inFlight: () => inFlight,
     stats: (): FakeOpenAIStats => ({ received, completed, faulted: { ...faulted }, aborted }),
+    died: () => dead,
     close(): Promise<void> {
       closed ??= new Promise<void>((resolve) => {
         closing = true;

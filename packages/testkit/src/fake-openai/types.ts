@@ -22,7 +22,11 @@ export type FaultKind =
   /** 502 with an HTML page (a reverse proxy whose upstream is down), `content-type: text/html`. */
   | 'bad-gateway-html'
   /** 200 with `content-type: application/json` and a body that is not JSON. */
-  | 'non-json';
+  | 'non-json'
+  /** 200 with a well-formed completion whose `choices` is `[]` (a gateway that filtered every choice). */
+  | 'no-choices'
+  /** 200 with a completion object that has no `choices` field at all. */
+  | 'missing-choices';
 
 /** The transient faults `faults.rate` draws from by default: a retry may get through. */
 export const FAULT_KINDS: readonly FaultKind[] = [
@@ -43,6 +47,8 @@ export const ENDPOINT_FAULT_KINDS: readonly FaultKind[] = [
   'not-found',
   'bad-gateway-html',
   'non-json',
+  'no-choices',
+  'missing-choices',
 ];
 
 /** One tool call the fake model makes. `arguments` is sent verbatim, so it may be invalid JSON on purpose. */
@@ -121,6 +127,12 @@ export interface FakeOpenAIOptions {
   models?: string[];
   /** Keep every request in `handle.requests`. Default true; turn off for long benchmarks. */
   record?: boolean;
+  /**
+   * The endpoint dies mid-run: the chat-completion request with this 0-based arrival index, and every one
+   * after it, gets its socket destroyed, and the server stops listening, so later connections are refused
+   * (what a crashed or killed model server looks like to a client). `died()` tells whether it happened.
+   */
+  dieAtRequest?: number;
 }
 
 /** One request as the server saw it. `authorization` is never recorded. */
@@ -155,6 +167,8 @@ export interface FakeOpenAIServer {
   /** Chat-completion requests received and not yet finished (answered, dropped or abandoned). */
   inFlight(): number;
   stats(): FakeOpenAIStats;
+  /** Whether the server died (`dieAtRequest` reached). */
+  died(): boolean;
   /** Stops listening, ends hanging requests and closes every socket. */
   close(): Promise<void>;
 }
