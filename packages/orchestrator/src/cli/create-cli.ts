@@ -200,7 +200,7 @@ export function createCli(io: CliIo = defaultIo): Command {
     .argument('<run-dir>', 'the run directory')
     .option(
       '--set <path=value>',
-      'change an endpoint option before continuing, e.g. --set agent.options.baseURL=http://127.0.0.1:8000/v1 (repeatable; the value is JSON when it parses; paths under agent.options, evolve.generator.options, concurrency, health, store)',
+      "change how the run reaches its endpoints before continuing, e.g. --set agent.options.baseURL=http://127.0.0.1:8000/v1 (repeatable; the value is JSON when it parses). Only what cannot change results: concurrency, health.…, store.…, and under a component's options (agent.options, evolve.generator.options.model, …) baseURL, baseURLs, apiKeyEnv, timeouts, retry, rate limits, concurrency; a model, sampling or prompt option is refused (exit 2): start a new run for those",
       collectOverride,
       [] as ConfigOverride[],
     )

@@ -13,16 +13,125 @@ export interface AppliedOverride extends ConfigOverride {
 }
 
 /**
- * What a resume may change: how the run reaches its endpoints and how fast it goes, never what it
- * computes (the method, its sizes, the seed, the tasks), so a resumed run continues the same run.
+ * The sections a resume may change something under: the run's own `concurrency`, error budget and store
+ * layout, and the endpoint options of its components (`RESUME_ENDPOINT_HOLDERS`, only the keys of
+ * `RESUME_ENDPOINT_KEYS`). Never what the run computes (the method, its sizes, the seed, the tasks, the
+ * model, its sampling and prompts), so a resumed run continues the same run.
  */
 export const OVERRIDABLE_PATHS = [
   'agent.options',
+  'adapter.options',
   'evolve.generator.options',
+  'internalize.trainer.options',
   'concurrency',
   'health',
   'store',
 ] as const;
+
+/** Run settings a resume may change whole: how many episodes at once, when to stop, how files are laid out. */
+const RUN_SETTINGS = ['concurrency', 'health', 'store'] as const;
+
+/**
+ * Where component options that reach an endpoint live: each component's `options`, and the objects inside
+ * them that configure a client of their own (the LLM editor's `model`, its Tinker trainer, WebWalkerQA's
+ * judge, GAIA's search backend).
+ */
+export const RESUME_ENDPOINT_HOLDERS = [
+  'agent.options',
+  'adapter.options',
+  'evolve.generator.options',
+  'internalize.trainer.options',
+  'evolve.generator.options.model',
+  'evolve.generator.options.trainer.options',
+  'adapter.options.verifier.judge',
+  'adapter.options.tools.web',
+] as const;
+
+/**
+ * The options under a holder that a resume may change: where the endpoint is, which variable holds its key,
+ * timeouts, retries, rate limits and how many requests at once. None of them changes a reply's content.
+ */
+export const RESUME_ENDPOINT_KEYS = [
+  'baseURL',
+  'baseURLs',
+  'baseURLEnv',
+  'apiKeyEnv',
+  'timeoutMs',
+  'requestTimeoutMs',
+  'retry',
+  'maxRetries',
+  'futures',
+  'concurrency',
+  'requestsPerMinute',
+  'tokensPerMinute',
+  'http',
+] as const;
+
+const MODEL_KEYS = new Set(['model', 'baseModel', 'modelPath', 'tokenizer', 'loraRank', 'trainer']);
+const SAMPLING_KEYS = new Set([
+  'temperature',
+  'topP',
+  'topK',
+  'maxTokens',
+  'seed',
+  'sendSeed',
+  'stop',
+  'stopTokens',
+  'logprobs',
+  'topLogprobs',
+  'toolChoice',
+  'extraBody',
+  'frequencyPenalty',
+  'presencePenalty',
+  'returnTokenIds',
+]);
+const PROMPT_KEYS = new Set([
+  'systemPrompt',
+  'skillTemplate',
+  'historyWindow',
+  'mode',
+  'actionParser',
+  'template',
+  'system',
+  'rubric',
+]);
+
+const RULE =
+  'only endpoints, keys, timeouts, retries, rate limits and concurrency can (they do not change what the run computes)';
+
+/**
+ * Why a resume may not change `path`, or undefined when it may: `concurrency`, `health.…`, `store.…`, and
+ * under a component's options (`RESUME_ENDPOINT_HOLDERS`) only `RESUME_ENDPOINT_KEYS` and what is below them.
+ */
+export function resumeOverrideProblem(path: string): string | undefined {
+  if (RUN_SETTINGS.some((p) => path === p || (p !== 'concurrency' && path.startsWith(`${p}.`)))) {
+    return undefined;
+  }
+  let key: string | undefined;
+  for (const holder of RESUME_ENDPOINT_HOLDERS) {
+    if (!path.startsWith(`${holder}.`)) continue;
+    const first = path.slice(holder.length + 1).split('.')[0] as string;
+    if ((RESUME_ENDPOINT_KEYS as readonly string[]).includes(first)) return undefined;
+    // The innermost holder names the option (`model` of `evolve.generator.options`, not its `baseURL`).
+    key = first;
+  }
+  // Outside component options (`internalize.steps`, `seed`) the key alone says little: no specific advice.
+  const advice =
+    key === undefined
+      ? 'start a new run to change it (`skillrl run <config> --set …`)'
+      : MODEL_KEYS.has(key)
+        ? 'start a new run for another model'
+        : SAMPLING_KEYS.has(key)
+          ? 'start a new run for other sampling options'
+          : PROMPT_KEYS.has(key)
+            ? 'start a new run for another prompt'
+            : 'start a new run to change it (`skillrl run <config> --set …`)';
+  return (
+    `"${path}" cannot be changed on resume: ${RULE}; ${advice}. Allowed: concurrency, health.…, store.…, ` +
+    `and ${RESUME_ENDPOINT_KEYS.join(', ')} under a component's options (e.g. agent.options.baseURL, ` +
+    'evolve.generator.options.model.baseURL)'
+  );
+}
 
 /**
  * `agent.options.baseURL=http://…` → `{ path, value }`; the value is JSON when it parses, else the text.
@@ -50,13 +159,8 @@ export function parseOverride(argument: string, options: { anyPath?: boolean } =
 }
 
 function checkOverridable(path: string): void {
-  const allowed = OVERRIDABLE_PATHS.some((p) => path === p || path.startsWith(`${p}.`));
-  if (!allowed) {
-    throw new InvalidArgumentError(
-      '--set',
-      `"${path}" cannot be changed on resume: a resumed run must compute what it started to. Allowed: ${OVERRIDABLE_PATHS.map((p) => `${p}[.…]`).join(', ')}`,
-    );
-  }
+  const problem = resumeOverrideProblem(path);
+  if (problem) throw new InvalidArgumentError('--set', problem);
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
