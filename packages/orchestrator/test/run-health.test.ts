@@ -67,6 +67,14 @@ const respond = (request: { messages?: { content?: unknown }[] }, ctx: { index: 
   return ctx.index % 2 === 0 ? 'Action: look' : 'Action: inventory';
 };
 
+/** A hash of a request's messages (>= 0): replies and faults that depend on what was asked, not when. */
+function contentHash(request: { messages?: unknown }): number {
+  const text = JSON.stringify(request.messages ?? []);
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (h * 31 + text.charCodeAt(i)) | 0;
+  return Math.abs(h);
+}
+
 let good: FakeOpenAIServer;
 const faulty = new Map<FaultKind, FakeOpenAIServer>();
 
@@ -251,6 +259,179 @@ describe('run health: a run whose model calls fail stops, says why and where, an
       await flaky.close();
     }
   }, 120_000);
+
+  it('the unit rule: an endpoint that dies mid-generation stops the run before that generation is scored; resume --set to a live one equals an uninterrupted run', async () => {
+    // Replies from the request's content alone, so that any server answers a request as any other does.
+    const byContent = (request: { messages?: { content?: unknown }[] }) =>
+      contentHash(request) % 3 === 0 ? 'Action: inventory' : 'Action: look';
+    const dir = tempDir('health-unit');
+    const config = (baseURL: string) =>
+      writeConfig(
+        dir,
+        evolveConfig(
+          {
+            name: 'unit',
+            agent: agentAt(baseURL),
+            maxSteps: 3,
+            tasks: { split: 'train', limit: 3 },
+            concurrency: 1,
+          },
+          { generations: 3, candidates: 2, episodes: 2 },
+        ),
+        `unit-${new URL(baseURL).port}.yaml`,
+      );
+    const live = await startFakeOpenAI({ seed: 9, respond: byContent });
+    try {
+      const reference = await cli([
+        'run',
+        config(live.baseURL),
+        '--run-dir',
+        join(dir, 'reference'),
+        '--json',
+      ]);
+      expect(reference.code, reference.err).toBe(0);
+      const refRollouts = rollouts(join(dir, 'reference'));
+      // Requests before generation 2 (one per step; one episode at a time), then a few into it.
+      const before = refRollouts.filter((t) => /^g[01]\//.test(t.id)).reduce((n, t) => n + t.steps.length, 0);
+      const gen2 = refRollouts.filter((t) => t.id.startsWith('g2/'));
+      expect(gen2).toHaveLength(12);
+      const dying = await startFakeOpenAI({ seed: 9, respond: byContent, dieAtRequest: before + 4 });
+      let runDir: string;
+      try {
+        const stopped = await cli(['run', config(dying.baseURL), '--json']);
+        expect(stopped.code, stopped.err).toBe(3);
+        expect(dying.died()).toBe(true);
+        const printed = result(stopped);
+        runDir = printed.dir as string;
+        expect(printed.error).toMatchObject({ rule: 'unit', unit: 'g2', kind: 'rollout' });
+        expect(printed.error.errors).toBeGreaterThan(6);
+        expect(printed.error.message).toMatch(
+          /of the 12 rollouts of unit g2 ended in an error \(\d+% > health\.maxErrorShare 50%\); the unit was not scored, checkpointed or carried/,
+        );
+        expect(printed.error.common.error).toMatch(/Connection error/);
+        // Generation 2 left nothing behind but its rollouts: no generation event, no checkpoint past g1.
+        const evs = events(runDir);
+        expect(evs.some((e) => e.type === 'generation' && e.generation === 2)).toBe(false);
+        expect(Math.max(...evs.filter((e) => e.type === 'checkpoint').map((e) => e.step))).toBe(2);
+        expect(existsSync(join(runDir, 'summary.json'))).toBe(false);
+      } finally {
+        await dying.close();
+      }
+      const resumed = await cli([
+        'resume',
+        runDir,
+        '--set',
+        `agent.options.baseURL=${live.baseURL}`,
+        '--json',
+      ]);
+      expect(resumed.code, resumed.err).toBe(0);
+      const done = result(resumed);
+      const refSummary = JSON.parse(readFileSync(join(dir, 'reference', 'summary.json'), 'utf8'));
+      const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
+      // The same run as the uninterrupted one: every metric but the count of rollouts run again.
+      const { rollouts_rerun: rerun, ...rest } = summary.metrics;
+      const { rollouts_rerun: refRerun, ...refRest } = refSummary.metrics;
+      expect(rest).toEqual(refRest);
+      expect(refRerun).toBe(0);
+      expect(rerun).toBeGreaterThan(6);
+      expect(done.metrics.rollouts).toBe(refRollouts.length);
+      expect(summary.rolloutAccount).toMatchObject({ rollouts: refRollouts.length, errored: 0, rerun });
+      expect(summary.rolloutAccount.units).toEqual({ g2: { rollouts: 12, errored: 0, rerun } });
+      // Every rollout as it finally ended is the reference's, action for action.
+      const shape = (ts: Trajectory[]) =>
+        [...new Map(ts.map((t) => [t.id, t])).values()]
+          .map((t) => ({
+            id: t.id,
+            reward: t.reward,
+            actions: t.steps.map((x) => x.action),
+            error: t.error?.code,
+          }))
+          .sort((a, b) => a.id.localeCompare(b.id));
+      expect(shape(rollouts(runDir))).toEqual(shape(refRollouts));
+    } finally {
+      await live.close();
+    }
+  }, 120_000);
+
+  it('a run whose every rollout failed is never "completed", whatever health allows', async () => {
+    const dir = tempDir('health-all');
+    const config = writeConfig(
+      dir,
+      llmInternalize('all', `http://127.0.0.1:${await refusedPort()}/v1`, {
+        health: { maxErrorShare: 1, firstBatch: 'off' },
+      }),
+    );
+    const run = await cli(['run', config, '--json']);
+    expect(run.code, run.err).toBe(3);
+    const printed = result(run);
+    expect(printed).toMatchObject({ ok: false, status: 'failed' });
+    const runDir = printed.dir as string;
+    // Every planned episode of the run (2 validations and 2 steps of 4) ran, and each ended in an error.
+    const planned = new Set(rollouts(runDir).map((t) => t.id)).size;
+    expect(planned).toBe(16);
+    expect(printed.error).toMatchObject({
+      code: 'SKILLRL_RUN_HEALTH',
+      rule: 'all-failed',
+      errors: planned,
+      samples: planned,
+    });
+    expect(printed.error.message).toContain(`every one of the run's ${planned} rollouts ended in an error`);
+    expect(printed.error.common.error).toMatch(/Connection error/);
+    expect(existsSync(join(runDir, 'summary.json'))).toBe(false);
+    expect(events(runDir).filter((e) => e.type === 'run:end')).toEqual([
+      expect.objectContaining({ status: 'failed' }),
+    ]);
+  }, 60_000);
+
+  it('summary.json and the table count rollouts that ended in an error, per unit, under budget', async () => {
+    // About one request in 13 fails for good: those rollouts end in error, the rest run; no unit and no
+    // window of the budget (50 %) is spent.
+    const broken = await startFakeOpenAI({
+      seed: 6,
+      respond,
+      faults: {
+        // By content: a retry sends the same body and meets the same 500, so those rollouts end in error.
+        plan: ({ request }) => (contentHash(request) % 13 === 0 ? 'server-error' : undefined),
+      },
+    });
+    try {
+      const dir = tempDir('health-count');
+      const config = writeConfig(
+        dir,
+        llmInternalize('count', broken.baseURL, { health: { firstBatch: 'off' } }),
+      );
+      const run = await cli(['run', config, '--json']);
+      expect(run.code, run.err).toBe(0);
+      const printed = result(run);
+      const runDir = printed.dir as string;
+      const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
+      const stored = [...new Map(rollouts(runDir).map((t) => [t.id, t])).values()];
+      const errored = stored.filter((t) => t.error).length;
+      expect(summary.metrics.rollouts).toBe(stored.length);
+      expect(summary.metrics.rollouts_errored).toBe(errored);
+      expect(summary.rolloutAccount.errored).toBe(errored);
+      const perUnit = new Map<string, number>();
+      for (const t of stored)
+        if (t.error) perUnit.set(t.id.split('/')[0]!, (perUnit.get(t.id.split('/')[0]!) ?? 0) + 1);
+      expect(
+        Object.fromEntries(
+          Object.entries(summary.rolloutAccount.units).map(([u, a]) => [
+            u,
+            (a as { errored: number }).errored,
+          ]),
+        ),
+      ).toEqual(Object.fromEntries(perUnit));
+      expect(errored).toBeGreaterThan(0);
+      // The table a user reads says it too (another run dir: the same run again).
+      const plain = await cli(['run', config, '--run-dir', join(dir, 'plain')]);
+      expect(plain.code, plain.err).toBe(0);
+      const again = JSON.parse(readFileSync(join(dir, 'plain', 'summary.json'), 'utf8'));
+      expect(again.metrics.rollouts_errored).toBeGreaterThan(0);
+      expect(plain.out).toMatch(new RegExp(`rollouts_errored\\s+${again.metrics.rollouts_errored}\\n`));
+    } finally {
+      await broken.close();
+    }
+  }, 60_000);
 
   it('resume --set fixes a bad baseURL: recorded in overrides.jsonl and config.json, no key on disk', async () => {
     const dir = tempDir('health-set');

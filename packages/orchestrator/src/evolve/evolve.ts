@@ -424,10 +424,21 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       if (m !== undefined && m !== null) metrics[`generation_${g}_mean`] = m;
     });
     metrics.tasks = tasks.length;
-    metrics.rollouts = session.store.count('rollouts');
+    const account = session.rolloutAccount();
+    // Each planned episode once (a rollout run again on resume is not a second one).
+    metrics.rollouts = account.rollouts;
+    metrics.rollouts_errored = account.errored;
+    metrics.rollouts_rerun = account.rerun;
+    // Per unit, the tasks whose editor gave no valid candidate and that fell back (summary.json).
+    const fallbacksByUnit: Record<string, number> = {};
     if (generator) {
       // Counted from candidates.jsonl, so a resumed run reports its whole history.
       const records = session.store.read<CandidatesRecord & { key: string }>('candidates');
+      for (const r of records) {
+        if (!r.fallback) continue;
+        const unit = r.key.split('/')[0] ?? r.key;
+        fallbacksByUnit[unit] = (fallbacksByUnit[unit] ?? 0) + 1;
+      }
       Object.assign(metrics, proposalTotals(records.filter((r) => r.key.startsWith('g'))));
       if (heldOutTasks.length > 0) {
         for (const [k, v] of Object.entries(proposalTotals(records.filter((r) => r.key.startsWith('h'))))) {
@@ -435,7 +446,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         }
       }
     }
-    session.writeJson('summary.json', { method: 'evolve', variant, mode, metrics });
+    session.writeSummary({ method: 'evolve', variant, mode, metrics, fallbacksByUnit });
     return session.complete('evolve', metrics);
   } catch (error) {
     session.fail(error, options.signal);

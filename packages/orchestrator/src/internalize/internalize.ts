@@ -313,7 +313,15 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       );
     }
     const last = state.validations[state.validations.length - 1];
-    const metrics: Record<string, number> = { steps, rollouts: session.store.count('rollouts') };
+    const account = session.rolloutAccount();
+    // Each planned episode once (a rollout run again on resume is not a second one), and how many ended in
+    // an error or were run again.
+    const metrics: Record<string, number> = {
+      steps,
+      rollouts: account.rollouts,
+      rollouts_errored: account.errored,
+      rollouts_rerun: account.rerun,
+    };
     // In the metrics too, so run:end, the CLI's result and `--json` carry it.
     if (frozen) metrics.policy_frozen = 1;
     if (test) {
@@ -348,7 +356,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       const skill = skills[family];
       if (skill) session.store.writeFile(`skills/final/${skill.name}/SKILL.md`, formatSkill(skill));
     }
-    session.writeJson('summary.json', {
+    session.writeSummary({
       method: 'internalize',
       variant,
       ablation,

@@ -58,6 +58,21 @@ export interface SessionSettings {
 
 const STATE_DIR = /^state-\d+$/;
 
+/** One unit's rollouts as they finally ended (units.jsonl, written when the unit passed the error budget). */
+export interface UnitAccount {
+  /** Rollouts of the unit (each planned episode once, however often it ran). */
+  rollouts: number;
+  /** Of those, rollouts that ended in an error (kept: an error that is not a model call's, under budget). */
+  errored: number;
+  /** Rollouts run again because their stored copy had ended in a failed model call (a resumed unit). */
+  rerun: number;
+}
+
+/** The run's rollouts as summary.json reports them: totals, and per unit where anything went wrong. */
+export interface RolloutAccount extends UnitAccount {
+  units: Record<string, UnitAccount>;
+}
+
 function eventKey(event: RunEvent): string | undefined {
   switch (event.type) {
     case 'run:start':
@@ -256,6 +271,7 @@ export class RunSession {
     this.throwIfTripped();
     this.budget.openBatch('rollout');
     const stored = this.stored();
+    let rerun = 0;
     let runs: Trajectory[];
     try {
       runs = await collectRollouts({
@@ -269,7 +285,9 @@ export class RunSession {
         stored: (episode) => {
           if (!stored?.has(episode.id)) return undefined;
           const t = stored.get(episode.id);
-          return reusable(t) ? t : undefined;
+          if (reusable(t)) return t;
+          rerun++;
+          return undefined;
         },
         onTrajectory: (trajectory, { reused }) => {
           if (!reused) {
@@ -292,7 +310,54 @@ export class RunSession {
     }
     this.budget.closeBatch('rollout');
     this.throwIfTripped();
+    // The unit as a whole, before its caller scores, checkpoints or carries anything of it.
+    this.budget.judgeUnit(
+      'rollout',
+      prefix,
+      runs.map((t) => t.error),
+    );
+    this.throwIfTripped();
+    this.appendOnce('units', prefix, {
+      unit: prefix,
+      rollouts: runs.length,
+      errored: runs.filter((t) => t.error).length,
+      rerun,
+    });
     return runs;
+  }
+
+  /** Every unit's rollouts as they finally ended, from units.jsonl (so a resumed run counts its whole history). */
+  rolloutAccount(): RolloutAccount {
+    const account: RolloutAccount = { rollouts: 0, errored: 0, rerun: 0, units: {} };
+    for (const r of this.keyedRecords('units').values()) {
+      const unit = { rollouts: Number(r.rollouts), errored: Number(r.errored), rerun: Number(r.rerun) };
+      account.rollouts += unit.rollouts;
+      account.errored += unit.errored;
+      account.rerun += unit.rerun;
+      if (unit.errored > 0 || unit.rerun > 0) account.units[String(r.key)] = unit;
+    }
+    return account;
+  }
+
+  /**
+   * Writes summary.json with the run's rollout account beside `summary`, after the last judgement: a run
+   * whose every rollout ended in an error stops here (exit 3) instead of being recorded as completed.
+   */
+  writeSummary(summary: Record<string, unknown>): RolloutAccount {
+    const account = this.rolloutAccount();
+    if (account.rollouts > 0 && account.errored === account.rollouts) {
+      let common: { code: string; message: string } | undefined;
+      for (const t of this.store.iterate<Trajectory>('rollouts')) {
+        if (t.error) {
+          common = t.error;
+          break;
+        }
+      }
+      this.budget.judgeRun('rollout', account.rollouts, account.errored, common);
+      this.throwIfTripped();
+    }
+    this.writeJson('summary.json', { ...summary, rolloutAccount: account });
+    return account;
   }
 
   /**

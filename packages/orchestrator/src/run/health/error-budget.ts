@@ -168,10 +168,78 @@ export class ErrorBudget {
     return this.trippedError;
   }
 
+  /**
+   * Judges one unit's rollouts as a whole, before the unit is scored, checkpointed or carried: more than
+   * `maxErrorShare` of them in error trips the budget (rule `unit`). The rolling window alone cannot do
+   * this: it spans units, so a unit made mostly of errors would be kept when earlier units were clean.
+   * `maxErrorShare: 1` turns this rule off too.
+   */
+  judgeUnit(
+    kind: HealthKind,
+    unit: string,
+    errors: readonly (CallError | undefined)[],
+  ): RunHealthError | undefined {
+    if (this.trippedError) return this.trippedError;
+    const counts = new Map<string, number>();
+    let failed = 0;
+    for (const error of errors) {
+      if (!error) continue;
+      failed++;
+      const key = keyOf(error);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+    const share = errors.length ? failed / errors.length : 0;
+    if (failed === 0 || share <= this.options.maxErrorShare) return undefined;
+    const what = LABEL[kind];
+    this.trip(
+      kind,
+      {
+        rule: 'unit',
+        unit,
+        errors: failed,
+        samples: errors.length,
+        share,
+        threshold: this.options.maxErrorShare,
+        common: mostCommon(counts),
+      },
+      `${failed} of the ${errors.length} ${what.plural} of unit ${unit} ended in an error (${Math.round(100 * share)}% > health.maxErrorShare ${Math.round(100 * this.options.maxErrorShare)}%); the unit was not scored, checkpointed or carried, and a resume runs it again`,
+    );
+    return this.trippedError;
+  }
+
+  /**
+   * Judges the whole run before it is recorded as completed: a run in which every rollout ended in an error
+   * has no result, whatever `health` allowed on the way (`maxErrorShare: 1` may keep a run going; it never
+   * makes one "completed").
+   */
+  judgeRun(
+    kind: HealthKind,
+    total: number,
+    errors: number,
+    common: CallError | undefined,
+  ): RunHealthError | undefined {
+    if (this.trippedError) return this.trippedError;
+    if (total === 0 || errors < total) return undefined;
+    const what = LABEL[kind];
+    this.trip(
+      kind,
+      {
+        rule: 'all-failed',
+        errors,
+        samples: total,
+        share: 1,
+        common: { error: common ? keyOf(common) : 'unknown error', count: errors },
+      },
+      `every one of the run's ${total} ${what.plural} ended in an error, so it has no result (health kept it going; a run with no successful ${what.singular} is never "completed")`,
+    );
+    return this.trippedError;
+  }
+
   private trip(
     kind: HealthKind,
     counted: {
-      rule: 'share' | 'first-batch';
+      rule: 'share' | 'first-batch' | 'unit' | 'all-failed';
+      unit?: string;
       errors: number;
       samples: number;
       share: number;

@@ -7,8 +7,14 @@ export type HealthKind = 'rollout' | 'editor';
 /** What tripped the error budget, as `--json` prints it. */
 export interface RunHealthDetails {
   kind: HealthKind;
-  /** `share`: too many errors among the last outcomes; `first-batch`: every call of the first batch failed. */
-  rule: 'share' | 'first-batch';
+  /**
+   * `share`: too many errors among the last outcomes; `first-batch`: every call of the first batch failed;
+   * `unit`: too many errors among one unit's rollouts (a generation, step, validation or test), judged before
+   * the unit is scored, checkpointed or carried; `all-failed`: every rollout of the run ended in an error.
+   */
+  rule: 'share' | 'first-batch' | 'unit' | 'all-failed';
+  /** The unit judged (`g2`, `s7`, `v10`, `test`), for the `unit` rule. */
+  unit?: string;
   errors: number;
   samples: number;
   share: number;
