@@ -1,5 +1,13 @@
 import { fork } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -88,6 +96,29 @@ describe('openRunStore', () => {
     const bad = tempDir();
     writeFileSync(join(bad, 'events.jsonl'), '{"a":1}\nnot json\n{"a":3}\n');
     expect(() => openRunStore(bad, { onWarning: () => {} })).toThrow(/line 2 is not valid JSON/);
+  });
+
+  it('says through onWarning when a read leaves out an unfinished last line written after opening, once per line', () => {
+    const dir = tempDir();
+    const warnings: string[] = [];
+    const store = openRunStore(dir, { onWarning: (w) => warnings.push(w) });
+    store.append('advantages', { key: 's1', unit: 's1', rows: [] });
+    // Another process (or a crash of one) leaves half a record at the end while this store is open.
+    appendFileSync(join(dir, 'advantages.jsonl'), '{"key":"s2","unit":"s2","rows":[{"traj');
+    expect(store.read('advantages')).toEqual([{ key: 's1', unit: 's1', rows: [] }]);
+    expect(warnings).toEqual([
+      'advantages.jsonl: left out an unfinished last line (38 bytes): another process is still writing it, or it was torn after this store was opened',
+    ]);
+    expect([...store.lines('advantages')]).toHaveLength(1);
+    expect(warnings).toHaveLength(1);
+    store.close();
+    // Reopened, the torn line is dropped with the opening warning, naming the stream and the bytes.
+    const again = openRunStore(dir, { onWarning: (w) => warnings.push(w) });
+    expect(again.recovery.torn).toEqual([{ stream: 'advantages', bytes: 38 }]);
+    expect(warnings[1]).toBe(
+      'advantages.jsonl: dropped a torn last line (38 bytes after record 1); every complete record was kept',
+    );
+    again.close();
   });
 
   it('survives a child process killed with SIGKILL in the middle of an append, at several kill points', async () => {

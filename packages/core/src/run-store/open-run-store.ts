@@ -4,7 +4,6 @@ import {
   fstatSync,
   fsyncSync,
   ftruncateSync,
-  mkdirSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -21,7 +20,14 @@ import { RunStoreError } from '../errors/run-store-error.js';
 import { fsyncDir, TEMP_PREFIX, writeFileAtomic } from './atomic-write.js';
 import { checkStreamName, STREAM_NAME } from './check-stream-name.js';
 import { gzipFileLines, plainFileLines } from './jsonl-lines.js';
-import { listSegments, SEGMENT_DIR, segmentFileName, streamFiles } from './stream-segments.js';
+import {
+  listSegments,
+  SEGMENT_DIR,
+  type SegmentFile,
+  segmentFileName,
+  streamFiles,
+} from './stream-segments.js';
+import { guardWrite, makeDirectory, writeError } from './write-error.js';
 
 /**
  * A closed segment larger than this (an open file grown by an older version that never rotated) is kept
@@ -53,6 +59,13 @@ export interface RunStoreOptions {
   segmentBytes?: number;
   /** How closed segments are kept: `'gzip'` (default) or `'none'` (plain `.jsonl`). */
   compression?: 'gzip' | 'none';
+  /**
+   * On `close()`, turn each stream's open file that holds records into a closed segment too (compressed
+   * under `'gzip'`), so that a run smaller than one segment is stored compressed as well; reopening starts a
+   * new open file. Default `false`: the open files stay plain `<stream>.jsonl`, which some readers of older
+   * run directories open by name. Every reader of this package reads both layouts.
+   */
+  segmentOnClose?: boolean;
 }
 
 export interface Snapshot<T = JsonValue> {
@@ -152,13 +165,15 @@ function recoverStream(
   }
   if (torn) {
     // No newline: the final write was cut short. Everything before it is intact.
-    const fd = openSync(path, 'r+');
-    try {
-      ftruncateSync(fd, torn.start);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    guardWrite(path, 'drop a torn last line', () => {
+      const fd = openSync(path, 'r+');
+      try {
+        ftruncateSync(fd, torn.start);
+        fsyncSync(fd);
+      } finally {
+        closeSync(fd);
+      }
+    });
     report.torn.push({ stream, bytes: torn.bytes });
     const message = `${stream}.jsonl: dropped a torn last line (${torn.bytes} bytes after record ${count}); every complete record was kept`;
     report.warnings.push(message);
@@ -188,7 +203,7 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
   const segmentDir = join(root, SEGMENT_DIR);
   const warn = options.onWarning ?? ((m: string) => console.warn(`[skillrl] ${m}`));
   const durability = options.durability ?? 'os';
-  mkdirSync(join(root, CHECKPOINT_DIR), { recursive: true });
+  makeDirectory(join(root, CHECKPOINT_DIR));
 
   const report: RecoveryReport = { records: {}, torn: [], removedTempFiles: [], warnings: [] };
   const open = new Map<string, StreamState>();
@@ -207,7 +222,9 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     if (!existsSync(folder)) return;
     for (const entry of readdirSync(folder)) {
       if (entry.startsWith(TEMP_PREFIX)) {
-        rmSync(join(folder, entry), { force: true });
+        guardWrite(join(folder, entry), 'remove a temp file', () =>
+          rmSync(join(folder, entry), { force: true }),
+        );
         const rel = relative(root, join(folder, entry));
         report.removedTempFiles.push(rel);
         note(`removed ${rel}, left by a write that was interrupted`);
@@ -218,16 +235,45 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
   removeTemps(join(root, CHECKPOINT_DIR));
   removeTemps(segmentDir);
 
+  /** Writes the .gz twin of a plain segment atomically, then removes the plain file (see `rotate`). */
+  function compressSegment(segment: Pick<SegmentFile, 'stream' | 'seq' | 'records' | 'path'>): void {
+    const gz = join(segmentDir, segmentFileName(segment.stream, segment.seq, segment.records, true));
+    guardWrite(
+      gz,
+      'compress a closed segment',
+      () => {
+        writeFileAtomic(gz, gzipSync(readFileSync(segment.path), { level: GZIP_LEVEL }));
+        rmSync(segment.path);
+        fsyncDir(segmentDir);
+      },
+      root,
+    );
+  }
+
   // Closed segments: counted from their names. A plain copy beside its complete .gz twin is what a crash
   // between compressing and removing leaves; the twin holds the same records.
   const listing = listSegments(root);
   for (const path of listing.redundant) {
-    rmSync(path, { force: true });
+    guardWrite(path, 'remove a temp file', () => rmSync(path, { force: true }));
     note(`removed ${relative(root, path)}: its compressed copy is complete`);
   }
   for (const segment of listing.segments) {
     counts.set(segment.stream, (counts.get(segment.stream) ?? 0) + segment.records);
     nextSegment.set(segment.stream, Math.max(nextSegment.get(segment.stream) ?? 1, segment.seq + 1));
+  }
+  // A plain closed segment under 'gzip' is what a kill between the rotation's rename and its compression
+  // leaves: it is compressed now, as the rotation would have done. Best effort: a directory that cannot be
+  // written (a finished run read from a read-only copy) keeps it plain, and every reader reads it as it is.
+  if (compression === 'gzip') {
+    for (const segment of listing.segments) {
+      if (segment.gzip || statSync(segment.path).size > MAX_COMPRESSED_SEGMENT) continue;
+      try {
+        compressSegment(segment);
+        note(`compressed ${relative(root, segment.path)}, left plain by a rotation that was interrupted`);
+      } catch (error) {
+        note(`${relative(root, segment.path)} stays plain: ${(error as Error).message}`);
+      }
+    }
   }
   for (const entry of readdirSync(root)) {
     if (entry.endsWith('.jsonl')) {
@@ -256,7 +302,7 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     checkStreamName(stream);
     let state = open.get(stream);
     if (!state) {
-      const fd = openSync(openPath(stream), 'a');
+      const fd = guardWrite(openPath(stream), 'append a record', () => openSync(openPath(stream), 'a'), root);
       state = {
         fd,
         count: counts.get(stream) ?? 0,
@@ -268,31 +314,34 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     return state;
   };
 
-  /**
-   * Closes the open file as segment `seq` and opens a new, empty one. Each step leaves a state that reopening
-   * reads correctly: the rename is atomic (the records are in the open file or in the plain segment), the
-   * .gz is written atomically beside the plain segment (a crash leaves both, and reopening removes the plain
-   * copy), then the plain segment is removed.
-   */
+  /** Closes the open file as the next segment (`closeIntoSegment`) and opens a new, empty one. */
   const rotate = (stream: string, state: StreamState) => {
-    fsyncSync(state.fd);
+    guardWrite(openPath(stream), 'rotate the stream into a segment', () => fsyncSync(state.fd), root);
     closeSync(state.fd);
+    closeIntoSegment(stream, state.openCount);
+    state.fd = guardWrite(openPath(stream), 'append a record', () => openSync(openPath(stream), 'a'), root);
+    state.openCount = 0;
+    state.bytes = 0;
+  };
+
+  /**
+   * Moves the (closed) open file of a stream, holding `records`, to the next segment. Each step leaves a state
+   * that reopening reads correctly: the rename is atomic (the records are in the open file or in the plain
+   * segment); the .gz is written atomically beside the plain segment (a crash leaves both, and reopening
+   * removes the plain copy), then the plain segment is removed; a crash before the .gz leaves the plain
+   * segment alone, and reopening compresses it.
+   */
+  const closeIntoSegment = (stream: string, records: number) => {
     const seq = nextSegment.get(stream) ?? 1;
     nextSegment.set(stream, seq + 1);
-    mkdirSync(segmentDir, { recursive: true });
-    const plain = join(segmentDir, segmentFileName(stream, seq, state.openCount, false));
-    renameSync(openPath(stream), plain);
+    makeDirectory(segmentDir, root);
+    const plain = join(segmentDir, segmentFileName(stream, seq, records, false));
+    guardWrite(plain, 'rotate the stream into a segment', () => renameSync(openPath(stream), plain), root);
     fsyncDir(segmentDir);
     fsyncDir(root);
     if (compression === 'gzip' && statSync(plain).size <= MAX_COMPRESSED_SEGMENT) {
-      const gz = join(segmentDir, segmentFileName(stream, seq, state.openCount, true));
-      writeFileAtomic(gz, gzipSync(readFileSync(plain), { level: GZIP_LEVEL }));
-      rmSync(plain);
-      fsyncDir(segmentDir);
+      compressSegment({ stream, seq, records, path: plain });
     }
-    state.fd = openSync(openPath(stream), 'a');
-    state.openCount = 0;
-    state.bytes = 0;
   };
 
   const serialise = (stream: string, record: unknown): string => {
@@ -312,17 +361,30 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     return `${line}\n`;
   };
 
-  const writeAll = (fd: number, text: string): number => {
+  const writeAll = (stream: string, state: StreamState, text: string): number => {
     const buf = Buffer.from(text, 'utf8');
     let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    if (durability === 'fsync') fsyncSync(fd);
+    try {
+      while (off < buf.length) off += writeSync(state.fd, buf, off, buf.length - off);
+      if (durability === 'fsync') fsyncSync(state.fd);
+    } catch (error) {
+      // A write refused part-way (a full disk) leaves part of a record: cut back to the last complete one,
+      // so the stream stays whole for a resume, and the caller learns that these records were not stored.
+      if (off > 0) {
+        try {
+          ftruncateSync(state.fd, state.bytes);
+        } catch {
+          // Reopening drops the torn line instead.
+        }
+      }
+      throw writeError(openPath(stream), 'append a record', error, root);
+    }
     return buf.length;
   };
 
   const appendText = (stream: string, text: string, records: number) => {
     const state = streamState(stream);
-    state.bytes += writeAll(state.fd, text);
+    state.bytes += writeAll(stream, state, text);
     state.count += records;
     state.openCount += records;
     // Rotation happens between records only, so a segment never holds part of one.
@@ -352,13 +414,26 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
       .sort()
       .reverse();
 
+  /** Tails already reported, by file and offset: a stream read many times warns once. */
+  const tailsNoted = new Set<string>();
+
   function* lines(stream: string): Generator<{ text: string; file: string; lineNo: number }> {
     checkStreamName(stream);
     for (const file of streamFiles(root, stream)) {
       const source = file.gzip ? gzipFileLines(file.path) : plainFileLines(file.path);
       for (const line of source) {
-        // A tail without a newline is a record another process is still writing: not a record yet.
-        if (line.kind === 'tail') continue;
+        // A tail without a newline is a record another process is still writing, or one a crash tore after
+        // this store was opened: not a record, and said, so that a reader never gets fewer records silently.
+        if (line.kind === 'tail') {
+          const key = `${file.path}\u0000${line.start}\u0000${line.bytes}`;
+          if (!tailsNoted.has(key)) {
+            tailsNoted.add(key);
+            warn(
+              `${relative(root, file.path)}: left out an unfinished last line (${line.bytes} bytes): another process is still writing it, or it was torn after this store was opened`,
+            );
+          }
+          continue;
+        }
         if (line.text.trim().length > 0) yield { text: line.text, file: file.path, lineNo: line.lineNo };
       }
     }
@@ -411,7 +486,7 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
       const path = join(root, CHECKPOINT_DIR, `snapshot-${String(seq).padStart(8, '0')}.json`);
       // Streams first, so a snapshot never refers to records that are not durable yet.
       this.flush();
-      writeFileAtomic(path, `${JSON.stringify(body)}\n`);
+      guardWrite(path, 'write the file', () => writeFileAtomic(path, `${JSON.stringify(body)}\n`), root);
       return { ...body, path };
     },
     latestSnapshot<T>(): Snapshot<T> | undefined {
@@ -446,8 +521,8 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     writeFile(relativePath, data) {
       ensureOpen();
       const target = resolveInside(relativePath);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileAtomic(target, data);
+      makeDirectory(dirname(target), root);
+      guardWrite(target, 'write the file', () => writeFileAtomic(target, data), root);
       return target;
     },
     readFile(relativePath) {
@@ -455,19 +530,28 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
       return existsSync(target) ? readFileSync(target, 'utf8') : undefined;
     },
     flush() {
-      for (const state of open.values()) fsyncSync(state.fd);
+      for (const [stream, state] of open) {
+        guardWrite(openPath(stream), 'append a record', () => fsyncSync(state.fd), root);
+      }
     },
     close() {
       if (closed) return;
-      for (const state of open.values()) {
+      const held = new Map<string, number>(openCounts);
+      for (const [stream, state] of open) {
+        held.set(stream, state.openCount);
         try {
-          fsyncSync(state.fd);
+          guardWrite(openPath(stream), 'append a record', () => fsyncSync(state.fd), root);
         } finally {
           closeSync(state.fd);
         }
       }
       open.clear();
       closed = true;
+      if (options.segmentOnClose) {
+        for (const [stream, records] of held) {
+          if (records > 0 && existsSync(openPath(stream))) closeIntoSegment(stream, records);
+        }
+      }
     },
   };
 }

@@ -129,8 +129,15 @@ describe('segmented streams', () => {
     );
     rmSync(join(renamed, 'segments', gz1));
     rmSync(join(renamed, 'rollouts.jsonl'));
-    let store = openRunStore(renamed, { segmentBytes: 1500, onWarning: () => {} });
+    const renamedWarnings: string[] = [];
+    let store = openRunStore(renamed, { segmentBytes: 1500, onWarning: (w) => renamedWarnings.push(w) });
     expect(store.read('rollouts')).toEqual(all);
+    // …and compressed on opening, as the interrupted rotation would have done: no plain segment for good.
+    expect(segmentNames(renamed)).toContain(gz1);
+    expect(segmentNames(renamed).every((s) => s.endsWith('.gz'))).toBe(true);
+    expect(renamedWarnings.some((w) => w.includes('left plain by a rotation that was interrupted'))).toBe(
+      true,
+    );
     store.append('rollouts', record(40));
     expect(store.read('rollouts')).toEqual([...all, record(40)]);
     store.close();
@@ -173,6 +180,124 @@ describe('segmented streams', () => {
     expect(store.read('rollouts')).toEqual(all);
     expect(segmentNames(torn)).toEqual(before);
     store.close();
+  });
+
+  it("compresses a plain segment a SIGKILL between the rotation's rename and its compression left (a real child process)", async () => {
+    // Segments of 24 MiB: reading and compressing one takes long enough (tens of ms) for the parent, polling
+    // the segments folder, to kill the child while the plain segment is there and its .gz is not.
+    const recordBytes = 4 * 1024 * 1024;
+    const lineBytes = `${JSON.stringify({ seq: '00000000', payload: 'x'.repeat(recordBytes) })}\n`.length;
+    const segmentBytes = 6 * lineBytes - 1;
+    let hit: { dir: string; plain: string[] } | undefined;
+    for (let attempt = 0; attempt < 6 && !hit; attempt++) {
+      const dir = tempDir();
+      const child = fork(childScript, [dir, String(recordBytes), String(segmentBytes)], { stdio: 'ignore' });
+      await new Promise<void>((resolve, reject) => {
+        child.once('message', () => resolve());
+        child.once('exit', (code) => reject(new Error(`child exited early with ${code}`)));
+      });
+      child.removeAllListeners('exit');
+      const exited = new Promise((r) => child.once('exit', r));
+      const deadline = Date.now() + 20_000;
+      let plain: string[] = [];
+      while (Date.now() < deadline) {
+        const names = segmentNames(dir);
+        plain = names.filter((n) => n.endsWith('.jsonl') && !names.includes(`${n}.gz`));
+        if (plain.length > 0) break;
+        await new Promise((r) => setImmediate(r));
+      }
+      child.kill('SIGKILL');
+      await exited;
+      // Only a kill that left the plain segment without its .gz twin is the state under test.
+      const names = segmentNames(dir);
+      plain = names.filter((n) => n.endsWith('.jsonl') && !names.includes(`${n}.gz`));
+      if (plain.length > 0) hit = { dir, plain };
+    }
+    expect(hit, 'no kill landed between the rename and the compression in 6 tries').toBeDefined();
+    const { dir, plain } = hit as { dir: string; plain: string[] };
+    const records = Number(/\.n(\d+)\./.exec(plain[0] as string)?.[1]);
+    const warnings: string[] = [];
+    const store = openRunStore(dir, { segmentBytes, onWarning: (w) => warnings.push(w) });
+    const names = segmentNames(dir);
+    expect(names.filter((n) => n.endsWith('.jsonl'))).toEqual([]);
+    expect(names).toContain(`${plain[0]}.gz`);
+    expect(warnings.some((w) => w.includes(`segments/${plain[0]}`) && w.includes('interrupted'))).toBe(true);
+    const gz = gunzipSync(readFileSync(join(dir, 'segments', `${plain[0]}.gz`)));
+    expect(gz.toString('utf8').split('\n').filter(Boolean)).toHaveLength(records);
+    let i = 0;
+    for (const r of store.iterate<{ seq: string; payload: string }>('rollouts')) {
+      expect(r.seq).toBe(String(i).padStart(8, '0'));
+      expect(r.payload.length).toBe(recordBytes);
+      i++;
+    }
+    expect(i).toBe(store.count('rollouts'));
+    expect(i).toBeGreaterThanOrEqual(records);
+    store.close();
+  }, 180_000);
+
+  it('segmentOnClose: a run smaller than one segment is stored compressed, and reopens, grows and reads the same', () => {
+    const dir = tempDir();
+    const written: object[] = [];
+    let store = openRunStore(dir, { segmentBytes: 1 << 20, segmentOnClose: true });
+    for (let i = 0; i < 40; i++) written.push(record(i));
+    store.appendMany('rollouts', written);
+    store.append('events', { type: 'run:start' });
+    store.close();
+    expect(existsSync(join(dir, 'rollouts.jsonl'))).toBe(false);
+    expect(segmentNames(dir)).toEqual(['events.000001.n1.jsonl.gz', 'rollouts.000001.n40.jsonl.gz']);
+    const plainBytes = written.map((r) => JSON.stringify(r).length + 1).reduce((a, b) => a + b, 0);
+    expect(statSync(join(dir, 'segments', 'rollouts.000001.n40.jsonl.gz')).size).toBeLessThan(plainBytes / 4);
+    expect([...readRunStream(dir, 'rollouts')]).toEqual(written);
+
+    // A resumed session appends to a new open file; closing it again makes the next segment.
+    store = openRunStore(dir, { segmentBytes: 1 << 20, segmentOnClose: true });
+    expect(store.count('rollouts')).toBe(40);
+    store.append('rollouts', record(40));
+    written.push(record(40));
+    expect(store.read('rollouts')).toEqual(written);
+    store.close();
+    expect(segmentNames(dir)).toContain('rollouts.000002.n1.jsonl.gz');
+    // A stream the session did not touch is left as it is (its open file holds nothing new).
+    expect(segmentNames(dir).filter((s) => s.startsWith('events.'))).toEqual(['events.000001.n1.jsonl.gz']);
+    // Without the option, and with the older single-file reader paths, the records are the same.
+    const plain = openRunStore(dir);
+    expect(plain.read('rollouts')).toEqual(written);
+    plain.close();
+    expect([...readRunStream(dir, 'rollouts')]).toEqual(written);
+  });
+
+  it('property: any sequence of appends, closes and reopens under any layout option reads back every record once, in order', () => {
+    const rng = createRng('run-store-layouts');
+    for (let trial = 0; trial < 25; trial++) {
+      const dir = tempDir();
+      const written: Record<string, object[]> = { rollouts: [], events: [] };
+      let n = 0;
+      const sessions = 1 + rng.int(5);
+      for (let s = 0; s < sessions; s++) {
+        // Each session may choose another layout, as a resumed run with a changed `store` section would.
+        const options = {
+          onWarning: () => {},
+          ...(rng.int(3) > 0 ? { segmentBytes: 200 + rng.int(3000) } : {}),
+          ...(rng.int(2) === 0 ? { compression: 'none' as const } : {}),
+          ...(rng.int(2) === 0 ? { segmentOnClose: true } : {}),
+        };
+        const store = openRunStore(dir, options);
+        for (const [stream, list] of Object.entries(written)) expect(store.count(stream)).toBe(list.length);
+        const ops = rng.int(30);
+        for (let o = 0; o < ops; o++) {
+          const stream = rng.int(3) === 0 ? 'events' : 'rollouts';
+          const batch = Array.from({ length: 1 + rng.int(3) }, () => record(n++));
+          if (batch.length === 1) store.append(stream, batch[0] as object);
+          else store.appendMany(stream, batch);
+          written[stream]?.push(...batch);
+        }
+        for (const [stream, list] of Object.entries(written)) expect(store.read(stream)).toEqual(list);
+        store.close();
+        for (const [stream, list] of Object.entries(written)) {
+          expect([...readRunStream(dir, stream)]).toEqual(list);
+        }
+      }
+    }
   });
 
   it('read-only readers skip a tail still being written and damaged lines, with notes, and never write', () => {
