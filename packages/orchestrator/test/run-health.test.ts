@@ -433,6 +433,34 @@ describe('run health: a run whose model calls fail stops, says why and where, an
     }
   }, 60_000);
 
+  it('many concurrent editor calls on the run signal: no MaxListenersExceededWarning', async () => {
+    const dir = tempDir('health-listeners');
+    const model = { model: 'fake-model', baseURL: good.baseURL, apiKeyEnv: 'SKILLRL_HEALTH_KEY' };
+    const config = writeConfig(
+      dir,
+      evolveConfig(
+        {
+          name: 'listeners',
+          agent: agentAt(good.baseURL),
+          maxSteps: 2,
+          tasks: { split: 'train', limit: 16 },
+          concurrency: 32,
+        },
+        {
+          mode: 'inference',
+          generations: 1,
+          candidates: 2,
+          episodes: 1,
+          generator: { name: 'llm-editor', options: { model } },
+        },
+      ),
+    );
+    const run = await cli(['run', config]);
+    expect(run.code, run.err).toBe(0);
+    // 16 tasks propose at once, each call listening on the run's signal until it settles.
+    expect(run.err).not.toContain('MaxListenersExceededWarning');
+  }, 60_000);
+
   it('resume --set fixes a bad baseURL: recorded in overrides.jsonl and config.json, no key on disk', async () => {
     const dir = tempDir('health-set');
     const bad = `http://127.0.0.1:${await refusedPort()}/v1`;

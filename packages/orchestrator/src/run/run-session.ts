@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type {
@@ -155,6 +156,10 @@ export class RunSession {
       },
       dir,
     );
+    // Every concurrent editor call (an evolve generation proposes for many tasks at once) listens on this
+    // signal and removes its listener when the call settles; Node's default of 10 warned of a leak
+    // (MaxListenersExceededWarning) where there is none.
+    setMaxListeners(0, this.controller.signal);
     const outer = options.signal;
     const follow = () => this.controller.abort(outer?.reason);
     if (outer?.aborted) follow();
