@@ -70,10 +70,28 @@ export {
   withSkillCount,
 } from './collect/plan-rollouts.js';
 
-// The episode loop.
+// The episode loop; the spent tool budget of an episode's last decision (no tools, "answer now").
 export { type RunEpisodeOptions, runEpisode } from './episode/run-episode.js';
+export {
+  spentToolBudget,
+  type ToolBudget,
+  type ToolBudgetContext,
+  toolBudgetNotice,
+} from './episode/tool-budget.js';
+// Option names checked against ours and OpenAI's chat-completion fields, with a did-you-mean.
+export {
+  checkOpenAIAgentOptions,
+  checkOpenAIChatModelOptions,
+  checkOptionNames,
+  OPENAI_AGENT_OPTIONS,
+  OPENAI_CHAT_MODEL_OPTIONS,
+  OPENAI_CHAT_PARAMETERS,
+  type OptionIssue,
+} from './options/check-option-names.js';
+export { UnknownOptionError } from './options/unknown-option-error.js';
 // Resilience: retries with backoff and Retry-After, rate limits, the final error.
 export { ModelCallError } from './resilience/model-call-error.js';
+export { NoChoiceError } from './resilience/no-choice-error.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './resilience/rate-limiter.js';
 export { isRetryable, type RetryOptions, retryAfterMs } from './resilience/retry-policy.js';
 export type { RetryEvent } from './resilience/with-retries.js';

@@ -17,7 +17,10 @@ import {
   type OpenAIConnectionOptions,
   type OpenAIConnectionStats,
 } from '../connection/create-openai-connection.js';
-import { buildTools, decodeToolCall } from './action-tools.js';
+import { spentToolBudget } from '../episode/tool-budget.js';
+import { checkOpenAIAgentOptions, throwOnUnknownOptions } from '../options/check-option-names.js';
+import { NoChoiceError } from '../resilience/no-choice-error.js';
+import { ACT_TOOL, buildTools, decodeToolCall } from './action-tools.js';
 import { buildMessages } from './build-messages.js';
 import { type ChatTurnMemory, createChatTurnMemory, promptTokenIdsOf, replyOf } from './chat-turn-memory.js';
 import { extractTokens } from './extract-tokens.js';
@@ -88,6 +91,8 @@ export interface OpenAIAgent extends Agent {
  * `runEpisode` records as the trajectory's `error`.
  */
 export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
+  // A misspelt option (`temprature`) would otherwise change nothing and say nothing.
+  throwOnUnknownOptions(checkOpenAIAgentOptions(options));
   const connection = createOpenAIConnection(options);
   checkPositive('options.maxTokens', options.maxTokens, true);
   const mode = options.mode ?? 'text';
@@ -112,14 +117,26 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       },
       options.skillTemplate,
     );
+    const messages = buildMessages(context, {
+      system,
+      mode,
+      ...(options.historyWindow === undefined ? {} : { historyWindow: options.historyWindow }),
+    });
+    const budget = spentToolBudget(context);
+    if (budget) {
+      // The last turn: the answer, with no tools to call. Told in a user turn (after the last tool result);
+      // appended to a user turn already last, for servers that want roles to alternate.
+      const last = messages[messages.length - 1];
+      if (last?.role === 'user' && typeof last.content === 'string') {
+        messages[messages.length - 1] = { role: 'user', content: `${last.content}\n\n${budget.notice}` };
+      } else {
+        messages.push({ role: 'user', content: budget.notice });
+      }
+    }
     const body: ChatCompletionCreateParamsNonStreaming & Record<string, unknown> = {
       ...options.extraBody,
       model: options.model,
-      messages: buildMessages(context, {
-        system,
-        mode,
-        ...(options.historyWindow === undefined ? {} : { historyWindow: options.historyWindow }),
-      }),
+      messages,
     };
     if (options.temperature !== undefined) body.temperature = options.temperature;
     if (options.topP !== undefined) body.top_p = options.topP;
@@ -131,7 +148,9 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
     if (options.returnTokenIds) body.return_token_ids = true;
     // Folded into 31 bits: llama.cpp and some vLLM versions reject or wrap seeds beyond a 32-bit integer.
     if ((options.sendSeed ?? true) && context.seed !== undefined) body.seed = context.seed % 2_147_483_648;
-    if (mode === 'tools') {
+    // With the tool budget spent, no tools at all (not tool_choice "none": servers differ in honouring it,
+    // and an offered tool invites a call); the history's tool calls and results are still sent.
+    if (mode === 'tools' && !budget) {
       body.tools = buildTools(context.admissibleActions, context.tools);
       body.tool_choice = options.toolChoice ?? 'auto';
     }
@@ -167,21 +186,25 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
   ): AgentAction => {
     const choice = response.choices?.[0];
     const info: Record<string, unknown> = { latencyMs };
-    if (!choice)
-      return {
-        action: '',
-        invalid: true,
-        raw: '',
-        usage,
-        info: { ...info, error: 'the response has no choices' },
-      };
+    // The connection retries a reply without a choice and throws past the budget; never an action.
+    if (!choice) throw new NoChoiceError('the endpoint answered 200 with choices: [] (no choice)');
+    const budget = spentToolBudget(context);
     const raw = choice.message?.content ?? '';
     info.raw = raw;
     if (choice.finish_reason) info.finishReason = choice.finish_reason;
     const tokens = extractTokens(choice as Parameters<typeof extractTokens>[0]);
     const calls = (choice.message?.tool_calls ?? []).filter((c) => c.type === 'function');
     let result: Pick<AgentAction, 'action' | 'invalid'>;
-    if (mode === 'tools' && calls.length > 0) {
+    if (budget) info.toolBudgetSpent = true;
+    const refused = budget ? calls.filter((c) => c.function.name !== ACT_TOOL) : [];
+    if (refused.length > 0 && budget) {
+      // No tools were offered: a task tool's call is not run and is never the answer, whatever text came
+      // with it. (A call of `act` is still the action: it says what to do in the environment.)
+      const names = refused.map((c) => c.function.name);
+      info.refusedToolCalls = names;
+      info.error = `a tool call (${names.join(', ')}) after the tool budget was spent (maxCalls ${budget.maxCalls}): the episode ends without an answer`;
+      result = { action: '', invalid: true };
+    } else if (mode === 'tools' && calls.length > 0) {
       const first = calls[0] as (typeof calls)[number];
       const decoded = decodeToolCall(
         { id: first.id, name: first.function.name, arguments: first.function.arguments },
@@ -193,7 +216,7 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       if (calls.length > 1) info.ignoredToolCalls = calls.length - 1;
       result = { action: decoded.action, invalid: decoded.invalid };
     } else {
-      if (mode === 'tools') info.noToolCall = true;
+      if (mode === 'tools' && !budget) info.noToolCall = true;
       const parsed = parse(raw);
       if (parsed.invalid) info.error = raw ? 'no action found in the reply' : 'empty reply';
       result = { action: parsed.action, invalid: parsed.invalid };
@@ -217,6 +240,9 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       const sent = await connection.send(body, {
         cacheKey: keyed,
         jitterKey: `${context.task.id}/${context.seed ?? ''}/${context.stepIndex}`,
+        // A tool call is a reply (tools mode; or, refused, after the tool budget); a choice with neither
+        // text nor a call is the endpoint's failure.
+        use: 'text-or-tool-call',
         ...(context.signal ? { signal: context.signal } : {}),
       });
       const action = decode(sent.response, sent.latencyMs, sent.usage, context);

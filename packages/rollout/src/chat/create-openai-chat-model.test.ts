@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import type { ChatMessage } from '@skillrl/core';
 import { type FakeChatRequest, type FakeOpenAIServer, startFakeOpenAI } from '@skillrl/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { UnknownOptionError } from '../options/unknown-option-error.js';
 import { ModelCallError } from '../resilience/model-call-error.js';
+import { NoChoiceError } from '../resilience/no-choice-error.js';
 import { choiceSeed, createOpenAIChatModel } from './create-openai-chat-model.js';
 
 const servers: FakeOpenAIServer[] = [];
@@ -281,5 +283,136 @@ describe('createOpenAIChatModel', () => {
       /request.messages\[0\]/,
     );
     await expect(model.complete({ messages, topP: 0 })).rejects.toThrow(/request.topP/);
+  });
+});
+
+describe('createOpenAIChatModel: a reply with no usable choice is an endpoint error', () => {
+  const fast = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 };
+  const failure = async (baseURL: string) => {
+    const model = createOpenAIChatModel({ model: 'm', baseURL, retry: fast });
+    return (await model.complete({ messages, n: 2 }).catch((e: unknown) => e)) as ModelCallError;
+  };
+  const completion = (choices: unknown[]) => ({
+    id: 'x',
+    object: 'chat.completion',
+    created: 0,
+    model: 'm',
+    choices,
+  });
+
+  it.each([
+    ['no-choices', 'the endpoint answered 200 with choices: [] (no choice)'],
+    ['missing-choices', 'the endpoint answered 200 with no choices field'],
+  ] as const)(
+    '%s: retried by the retry policy, then ModelCallError saying what arrived',
+    async (fault, says) => {
+      const server = await serve({ faults: { plan: () => fault } });
+      const error = await failure(server.baseURL);
+      expect(ModelCallError.isInstance(error)).toBe(true);
+      expect(error.message).toBe(
+        `chat completion for m failed (gave up after 3 attempts): NoChoiceError: ${says}`,
+      );
+      expect(NoChoiceError.isInstance(error.cause)).toBe(true);
+      expect(error.retryable).toBe(true);
+      expect(server.stats().received).toBe(3);
+    },
+  );
+
+  it('only a tool call, content null: an error that names the tool', async () => {
+    const server = await serve({ script: [{ toolCalls: [{ name: 'read_file', arguments: '{}' }] }] });
+    const error = await failure(server.baseURL);
+    expect(error.message).toContain(
+      'NoChoiceError: the endpoint answered 200 with a choice whose content is null and which has only a tool call (name read_file), finish_reason tool_calls (text was asked for)',
+    );
+    expect(server.stats().received).toBe(3);
+  });
+
+  it('content null and nothing else; several choices, none with text', async () => {
+    const nullOnly = await serveRaw(() => ({
+      status: 200,
+      body: completion([
+        { index: 0, message: { role: 'assistant', content: null }, finish_reason: 'length' },
+      ]),
+    }));
+    expect((await failure(nullOnly)).message).toContain(
+      'with a choice whose content is null and no tool call, finish_reason length (text was asked for)',
+    );
+    const none = await serveRaw(() => ({
+      status: 200,
+      body: completion([
+        { index: 0, message: { role: 'assistant', content: null } },
+        { index: 1, finish_reason: 'stop' },
+      ]),
+    }));
+    expect((await failure(none)).message).toContain(
+      'with 2 choices, none usable (text was asked for); the first is a choice whose content is null and no tool call',
+    );
+  });
+
+  it('a choice without text beside one with text is asked for again, never padded with empty text', async () => {
+    let calls = 0;
+    const base = await serveRaw((body) => {
+      calls++;
+      return {
+        status: 200,
+        body: completion(
+          body.n === 2
+            ? [
+                { index: 0, message: { role: 'assistant', content: 'one' }, finish_reason: 'stop' },
+                { index: 1, message: { role: 'assistant', content: null }, finish_reason: 'stop' },
+              ]
+            : [{ index: 0, message: { role: 'assistant', content: 'two' }, finish_reason: 'stop' }],
+        ),
+      };
+    });
+    const model = createOpenAIChatModel({ model: 'm', baseURL: base, retry: fast });
+    const reply = await model.complete({ messages, n: 2, seed: 3 });
+    expect(reply.choices.map((c) => c.text)).toEqual(['one', 'two']);
+    expect(calls).toBe(2);
+  });
+
+  it('a fault on the first try only is retried through; the bad reply is not cached', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillrl-nochoice-'));
+    try {
+      const server = await serve({
+        script: ['fine'],
+        faults: { plan: ({ attempt }) => (attempt === 0 ? 'no-choices' : undefined) },
+      });
+      const model = createOpenAIChatModel({ model: 'm', baseURL: server.baseURL, retry: fast, cache: dir });
+      expect((await model.complete({ messages, seed: 1 })).choices[0]?.text).toBe('fine');
+      expect(server.stats().received).toBe(2);
+      expect((await model.complete({ messages, seed: 1 })).choices[0]?.text).toBe('fine');
+      expect(server.stats().received).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('createOpenAIChatModel: option names', () => {
+  it('a misspelt or unknown option is an UnknownOptionError with a did-you-mean', () => {
+    const error = (() => {
+      try {
+        createOpenAIChatModel({ model: 'm', temprature: 0.7 } as never);
+      } catch (e) {
+        return e as UnknownOptionError;
+      }
+    })();
+    expect(UnknownOptionError.isInstance(error)).toBe(true);
+    expect(error?.option).toBe('options.temprature');
+    expect(error?.suggestion).toBe('temperature');
+    expect(error?.message).toBe(
+      'Invalid options.temprature: unknown option of the OpenAI chat model; did you mean temperature?',
+    );
+    expect(() => createOpenAIChatModel({ model: 'm', max_tokens: 10 } as never)).toThrow(
+      'did you mean maxTokens? (sent as max_tokens)',
+    );
+    // An agent option the chat model does not have.
+    expect(() => createOpenAIChatModel({ model: 'm', systemPrompt: 'x' } as never)).toThrow(
+      /options\.systemPrompt: unknown option of the OpenAI chat model; expected one of model, baseURL/,
+    );
+    expect(() => createOpenAIChatModel({ model: 'm', retry: { maxRetry: 1 } } as never)).toThrow(
+      "Invalid options.retry.maxRetry: unknown option of the OpenAI chat model's retry; did you mean maxRetries?",
+    );
   });
 });

@@ -20,6 +20,9 @@ import {
   type OpenAIConnectionOptions,
   type OpenAIConnectionStats,
 } from '../connection/create-openai-connection.js';
+import { isUsableChoice } from '../connection/unusable-reply.js';
+import { checkOpenAIChatModelOptions, throwOnUnknownOptions } from '../options/check-option-names.js';
+import { NoChoiceError } from '../resilience/no-choice-error.js';
 import { addUsage } from '../usage/price-table.js';
 
 /**
@@ -99,11 +102,8 @@ function checkRequest(request: ChatRequest): number {
   return n;
 }
 
-/** Stands in for a choice the server did not send, so a reply always has n entries; the empty text says so. */
-const noChoice = (): ChatChoice => ({ text: '', finishReason: 'no-choice' });
-
 function toChoice(choice: ChatCompletion['choices'][number]): ChatChoice {
-  const out: ChatChoice = { text: choice.message?.content ?? '' };
+  const out: ChatChoice = { text: choice.message.content as string };
   if (choice.finish_reason) out.finishReason = choice.finish_reason;
   const { tokenIds, logProbs } = extractTokens(choice as Parameters<typeof extractTokens>[0]);
   if (tokenIds) out.tokenIds = tokenIds;
@@ -111,8 +111,15 @@ function toChoice(choice: ChatCompletion['choices'][number]): ChatChoice {
   return out;
 }
 
+/**
+ * The response's choices with text, in index order. The connection has checked that there is at least one
+ * (`use: 'text'`); a choice without text among others is left out, and `complete` asks for it again.
+ */
 function choicesOf(response: ChatCompletion): ChatChoice[] {
-  return [...(response.choices ?? [])].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)).map(toChoice);
+  return response.choices
+    .filter((choice) => isUsableChoice(choice, 'text'))
+    .sort((a, b) => (a.index ?? 0) - (b.index ?? 0))
+    .map(toChoice);
 }
 
 /**
@@ -121,6 +128,7 @@ function choicesOf(response: ChatCompletion): ChatChoice[] {
  * usage and cost). What skill editors and LLM judges call.
  */
 export function createOpenAIChatModel(options: OpenAIChatModelOptions): OpenAIChatModel {
+  throwOnUnknownOptions(checkOpenAIChatModelOptions(options));
   const connection = createOpenAIConnection(options);
   checkPositive('options.maxTokens', options.maxTokens, true);
   const sampling = options.sampling ?? 'auto';
@@ -173,7 +181,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): OpenAICh
         ? { ...body, sample: index, requestSeed: seed }
         : body;
     const jitterKey = createHash('sha256').update(canonicalJson(cacheKey)).digest('hex').slice(0, 16);
-    return connection.send(body, { cacheKey, jitterKey, ...(signal ? { signal } : {}) });
+    return connection.send(body, { cacheKey, jitterKey, use: 'text', ...(signal ? { signal } : {}) });
   };
 
   return {
@@ -186,13 +194,15 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): OpenAICh
       if (sampling === 'auto' || n === 1) {
         const first = await send(buildBody(request, n, request.seed), 0, request.seed, request.signal);
         choices = choicesOf(first.response).slice(0, n);
-        if (choices.length === 0) choices.push(noChoice());
         usage = first.usage;
       }
       const missing = Array.from({ length: n - choices.length }, (_, k) => choices.length + k);
       const rest = await Promise.all(missing.map((index) => sendOne(request, index)));
       for (const result of rest) {
-        choices.push(choicesOf(result.response)[0] ?? noChoice());
+        const [choice] = choicesOf(result.response);
+        // Unreachable through the connection's check; kept so a reply is never padded with empty text.
+        if (!choice) throw new NoChoiceError('the endpoint answered 200 with no usable choice');
+        choices.push(choice);
         usage = addUsage(usage, result.usage);
       }
       const response: ChatResponse = { choices };

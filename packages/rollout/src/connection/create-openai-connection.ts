@@ -8,10 +8,12 @@ import pLimit from 'p-limit';
 import { createEndpointPool } from '../agent/endpoint-pool.js';
 import { createHttpFetch, type HttpFetch, type HttpFetchOptions } from '../agent/http-fetch.js';
 import { createRequestCache, type RequestCache } from '../cache/request-cache.js';
+import { NoChoiceError } from '../resilience/no-choice-error.js';
 import { createRateLimiter } from '../resilience/rate-limiter.js';
 import { type RetryOptions, resolveRetryOptions } from '../resilience/retry-policy.js';
 import { type RetryEvent, withRetries } from '../resilience/with-retries.js';
 import { costOf, type PriceTable } from '../usage/price-table.js';
+import { type ReplyUse, unusableReply } from './unusable-reply.js';
 
 /**
  * How to reach an OpenAI-compatible chat endpoint: shared by the agent and the chat model, so both get the
@@ -67,6 +69,12 @@ export interface SendOptions {
   /** Names the retry-jitter stream when there is no cache (with a cache, the cache key does). */
   jitterKey: string;
   signal?: AbortSignal;
+  /**
+   * What the caller can use of a choice. A 200 without one (no `choices`, `choices: []`, only choices
+   * without it) throws `NoChoiceError` inside the retry loop, so it is retried like a 5xx and, past the
+   * budget, ends as a `ModelCallError` saying what arrived; such a reply is never cached. Default `text`.
+   */
+  use?: ReplyUse;
 }
 
 export interface SendResult {
@@ -148,7 +156,12 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
     usage: { inputTokens: 0, outputTokens: 0 } as Usage,
   };
 
-  const call = async (body: ChatCompletionCreateParamsNonStreaming, key: string, signal?: AbortSignal) => {
+  const call = async (
+    body: ChatCompletionCreateParamsNonStreaming,
+    key: string,
+    use: ReplyUse,
+    signal?: AbortSignal,
+  ) => {
     let current = '';
     return withRetries(
       (attempt) =>
@@ -166,10 +179,13 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
           if (signal?.aborted) follow();
           else signal?.addEventListener('abort', follow, { once: true });
           try {
-            return await endpoint.client.chat.completions.create(
+            const response = await endpoint.client.chat.completions.create(
               body,
               request ? { signal: request.signal } : {},
             );
+            const unusable = unusableReply(response, use);
+            if (unusable !== undefined) throw new NoChoiceError(unusable);
+            return response;
           } finally {
             signal?.removeEventListener('abort', follow);
             pool.release(endpoint);
@@ -200,8 +216,11 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
     model: options.model,
     async send(body, sendOptions) {
       const { signal } = sendOptions;
+      const use = sendOptions.use ?? 'text';
       const key = cache ? cache.key(sendOptions.cacheKey ?? body) : sendOptions.jitterKey;
-      const hit = cache ? await cache.get(key) : undefined;
+      const stored = cache ? await cache.get(key) : undefined;
+      // A reply cached before replies were checked may have no usable choice: it is asked for again.
+      const hit = stored && unusableReply(stored.response, use) === undefined ? stored : undefined;
       let response: ChatCompletion;
       let latencyMs: number;
       if (hit) {
@@ -211,7 +230,7 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
       } else {
         const started = performance.now();
         try {
-          response = await call(body, key, signal);
+          response = await call(body, key, use, signal);
         } catch (error) {
           if (!signal?.aborted) totals.failures++;
           throw error;

@@ -1,4 +1,5 @@
 import {
+  type AgentContext,
   type Environment,
   type Skill,
   skillHash,
@@ -11,6 +12,7 @@ import { type FakeChatRequest, type FakeOpenAIServer, startFakeOpenAI } from '@s
 import { afterEach, describe, expect, it } from 'vitest';
 import { createOpenAIAgent } from '../agent/create-openai-agent.js';
 import { runEpisode } from './run-episode.js';
+import { spentToolBudget } from './tool-budget.js';
 
 const servers: FakeOpenAIServer[] = [];
 async function serve(options: Parameters<typeof startFakeOpenAI>[0]) {
@@ -187,6 +189,7 @@ describe('runEpisode', () => {
       script: [
         { toolCalls: [{ name: 'lookup', arguments: '{"key":"x"}' }] },
         { toolCalls: [{ name: 'lookup', arguments: '{"key":"y"}' }] },
+        { toolCalls: [{ name: 'lookup', arguments: '{"key":"z"}' }] },
       ],
     });
     const seen: unknown[] = [];
@@ -201,11 +204,12 @@ describe('runEpisode', () => {
     };
     const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL, mode: 'tools' });
     const env = counterEnv();
-    const t = await runEpisode({ agent, env, task, verifier: reached, tools: [lookup], maxSteps: 2 });
+    const t = await runEpisode({ agent, env, task, verifier: reached, tools: [lookup], maxSteps: 3 });
     expect(seen).toEqual(['count-3', 'count-3']);
     expect(env.stepped).toEqual([]);
-    // Only look-ups: the environment got no action, so there is no answer.
+    // Only look-ups, then a last one past the budget: the environment got no action, so there is no answer.
     expect(t.answer).toBeUndefined();
+    expect(t.steps.map((s) => s.action)).toEqual(['lookup({"key":"x"})', 'lookup({"key":"y"})', '']);
     const second = server.requests[1]?.body as FakeChatRequest;
     const toolMessage = second.messages?.find((m) => m.role === 'tool');
     expect(toolMessage?.content).toBe('value of x for count-3');
@@ -249,5 +253,148 @@ describe('runEpisode', () => {
     await expect(pending).rejects.toThrow('stop now');
     expect(env.closed).toBe(true);
     await expect.poll(() => server.inFlight()).toBe(0);
+  });
+});
+
+describe('runEpisode: the tool budget', () => {
+  const lookup: ToolDefinition = {
+    name: 'lookup',
+    description: 'Look a key up.',
+    parameters: { type: 'object', properties: { key: { type: 'string' } } },
+    execute: (args) => `value of ${String(args.key)}`,
+  };
+  const call = (key: string) => ({ toolCalls: [{ name: 'lookup', arguments: JSON.stringify({ key }) }] });
+  const bodies = (server: FakeOpenAIServer) => server.requests.map((r) => r.body as FakeChatRequest);
+  const lastUser = (body: FakeChatRequest) =>
+    String([...(body.messages ?? [])].reverse().find((m) => m.role === 'user')?.content);
+
+  it('the last decision is sent without tools and with the notice; a text reply there is the answer', async () => {
+    const server = await serve({ script: [call('x'), call('y'), 'increment'] });
+    const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL, mode: 'tools' });
+    const env = counterEnv();
+    const t = await runEpisode({ agent, env, task, verifier: reached, tools: [lookup], maxSteps: 3 });
+    const [first, second, last] = bodies(server);
+    expect(first?.tools?.map((tool) => tool.function.name)).toEqual(['act', 'lookup']);
+    expect(second?.tool_choice).toBe('auto');
+    expect(last).not.toHaveProperty('tools');
+    expect(last).not.toHaveProperty('tool_choice');
+    // After the last tool result, a user turn says the budget is spent.
+    expect(last?.messages?.at(-2)?.role).toBe('tool');
+    expect(last?.messages?.at(-1)).toEqual({
+      role: 'user',
+      content: 'Tool budget spent (maxCalls 2): answer now in plain text, no tool calls.',
+    });
+    expect(lastUser(second as FakeChatRequest)).not.toContain('Tool budget spent');
+    expect(t.steps.map((s) => s.action)).toEqual(['lookup({"key":"x"})', 'lookup({"key":"y"})', 'increment']);
+    expect(t.steps[2]?.info?.toolBudgetSpent).toBe(true);
+    expect(env.stepped).toEqual(['increment']);
+    expect(t.answer).toBe('increment');
+  });
+
+  it('a tool call made anyway is not run and is never the answer', async () => {
+    const server = await serve({ script: [call('x'), { content: 'I will look.', ...call('y') }] });
+    let runs = 0;
+    const counted: ToolDefinition = { ...lookup, execute: (args) => `${runs++} ${String(args.key)}` };
+    const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL, mode: 'tools' });
+    const t = await runEpisode({
+      agent,
+      env: counterEnv(),
+      task,
+      verifier: reached,
+      tools: [counted],
+      maxSteps: 2,
+    });
+    expect(runs).toBe(1);
+    const last = t.steps[1];
+    expect(last).toMatchObject({ action: '', invalid: true });
+    expect(last?.info).toMatchObject({
+      toolBudgetSpent: true,
+      refusedToolCalls: ['lookup'],
+      error:
+        'a tool call (lookup) after the tool budget was spent (maxCalls 1): the episode ends without an answer',
+    });
+    expect(last?.info).not.toHaveProperty('toolCall');
+    expect(t.answer).toBeUndefined();
+    expect(t.error).toBeUndefined();
+  });
+
+  it('an agent that ignores the budget: its last tool call is not run, and the step is no answer', async () => {
+    let runs = 0;
+    const counted: ToolDefinition = { ...lookup, execute: () => `run ${runs++}` };
+    const contexts: unknown[] = [];
+    const stubborn = {
+      act: async (context: AgentContext) => {
+        contexts.push(spentToolBudget(context));
+        return {
+          action: 'lookup({"key":"x"})',
+          info: { toolCall: { id: 'c', name: 'lookup', arguments: '{"key":"x"}' }, toolArgs: { key: 'x' } },
+        };
+      },
+    };
+    const t = await runEpisode({
+      agent: stubborn,
+      env: counterEnv(),
+      task,
+      verifier: reached,
+      tools: [counted],
+      maxSteps: 3,
+    });
+    expect(runs).toBe(2);
+    expect(contexts).toEqual([
+      undefined,
+      undefined,
+      { maxCalls: 2, notice: 'Tool budget spent (maxCalls 2): answer now in plain text, no tool calls.' },
+    ]);
+    expect(t.steps.map((s) => s.action)).toEqual(['lookup({"key":"x"})', 'lookup({"key":"x"})', '']);
+    expect(t.steps[2]).toMatchObject({ invalid: true, info: { toolBudgetSpent: true } });
+    expect(String(t.steps[2]?.info?.error)).toMatch(/after the tool budget was spent \(maxCalls 2\)/);
+    expect(t.answer).toBeUndefined();
+  });
+
+  it('without tools the runner executes, nothing changes at the last step', async () => {
+    const server = await serve({
+      script: [{ toolCalls: [{ name: 'act', arguments: '{"action":"wait"}' }] }],
+    });
+    const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL, mode: 'tools' });
+    const t = await runEpisode({ agent, env: counterEnv(), task, verifier: reached, maxSteps: 1 });
+    expect(bodies(server)[0]?.tools?.map((tool) => tool.function.name)).toEqual(['act']);
+    expect(t.steps[0]?.info).not.toHaveProperty('toolBudgetSpent');
+    expect(t.answer).toBe('wait');
+  });
+});
+
+describe('runEpisode: a reply with no choice', () => {
+  it.each(['no-choices', 'missing-choices'] as const)(
+    '%s is retried, then a model error, never an action',
+    async (fault) => {
+      const server = await serve({ faults: { plan: () => fault } });
+      const agent = createOpenAIAgent({
+        model: 'm',
+        baseURL: server.baseURL,
+        retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 },
+      });
+      const t = await runEpisode({ agent, env: counterEnv(), task, verifier: reached });
+      expect(server.stats().received).toBe(3);
+      expect(t.steps).toEqual([]);
+      expect(t.error?.code).toBe('model');
+      expect(t.error?.message).toContain(
+        fault === 'no-choices'
+          ? 'NoChoiceError: the endpoint answered 200 with choices: [] (no choice)'
+          : 'NoChoiceError: the endpoint answered 200 with no choices field',
+      );
+      expect(t.error?.message).toMatch(/gave up after 3 attempts/);
+    },
+  );
+
+  it('a fault on the first try only: the retry answers and the episode goes on', async () => {
+    const server = await serve({
+      script: ['increment'],
+      faults: { plan: ({ attempt }) => (attempt === 0 ? 'no-choices' : undefined) },
+    });
+    const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL, retry: { baseDelayMs: 1 } });
+    const t = await runEpisode({ agent, env: counterEnv(), task, verifier: reached });
+    expect(t.error).toBeUndefined();
+    expect(t.reward).toBe(1);
+    expect(server.stats().faulted['no-choices']).toBe(3);
   });
 });

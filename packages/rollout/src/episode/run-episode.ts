@@ -1,7 +1,6 @@
 import {
   type Agent,
   type AgentAction,
-  type AgentContext,
   type Condition,
   createRng,
   type Environment,
@@ -19,6 +18,7 @@ import {
   type Verifier,
 } from '@skillrl/core';
 import { addUsage } from '../usage/price-table.js';
+import { type ToolBudgetContext, toolBudgetNotice } from './tool-budget.js';
 
 export interface RunEpisodeOptions {
   agent: Agent;
@@ -105,6 +105,11 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
   const rng = createRng(seed);
   const id = options.id ?? `${task.id}:c${condition}:i${options.index ?? 0}`;
   const invalidObservation = options.invalidActionObservation ?? defaultInvalid;
+  // With tools the runner executes, the last step is the answer's: no tool call there can be followed by one.
+  const executesTools = options.tools?.some((t) => typeof t.execute === 'function') ?? false;
+  const toolBudget = executesTools
+    ? { maxCalls: maxSteps - 1, notice: toolBudgetNotice(maxSteps - 1) }
+    : undefined;
   const steps: TrajectoryStep[] = [];
   let usage: Usage | undefined;
   let error: TrajectoryError | undefined;
@@ -134,7 +139,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
       let action: AgentAction;
       const started = performance.now();
       try {
-        const context: AgentContext = {
+        const context: ToolBudgetContext = {
           task,
           condition,
           observation,
@@ -146,6 +151,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
         if (admissible) context.admissibleActions = admissible;
         if (options.tools) context.tools = options.tools;
         if (signal) context.signal = signal;
+        if (toolBudget && index === maxSteps - 1) context.toolBudget = toolBudget;
         action = await agent.act(context);
       } catch (e) {
         checkAbort();
@@ -177,6 +183,17 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
       }
       const toolName = (info.toolCall as { name?: string } | undefined)?.name;
       const tool = options.tools?.find((t) => t.name === toolName && t.execute);
+      if (tool && toolBudget && index === maxSteps - 1) {
+        // An agent that ignored the spent budget: its call is not run, and it is not the answer.
+        step.action = '';
+        step.invalid = true;
+        step.info = {
+          ...info,
+          toolBudgetSpent: true,
+          error: `a tool call (${tool.name}) after the tool budget was spent (maxCalls ${toolBudget.maxCalls}): the episode ends without an answer`,
+        };
+        break;
+      }
       // A tool the runner executes (a file read, a search) is a look-up, not an answer: the trajectory's
       // `answer` stays the last action the environment received.
       if (!tool) answer = action.action;

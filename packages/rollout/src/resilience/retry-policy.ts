@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Rng } from '@skillrl/core';
+import { NoChoiceError } from './no-choice-error.js';
 
 export interface RetryOptions {
   /** Retries after the first attempt. Default 4. */
@@ -49,12 +50,14 @@ const RETRYABLE_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDO
 
 /**
  * Whether a failed call is worth repeating: rate limits (429), timeouts (408 and client-side), lock
- * conflicts (409), server errors (5xx), connection resets and refusals, and a body cut off mid-JSON (a
- * proxy or server that died while answering). Client errors (400, 401, 403, 404, 422) and a user abort are not.
+ * conflicts (409), server errors (5xx), connection resets and refusals, a body cut off mid-JSON (a
+ * proxy or server that died while answering), and a 200 with no usable choice (`NoChoiceError`). Client
+ * errors (400, 401, 403, 404, 422) and a user abort are not.
  */
 export function isRetryable(error: unknown): boolean {
   const e = error as ErrorShape | null;
   if (!e || typeof e !== 'object') return false;
+  if (NoChoiceError.isInstance(error)) return true;
   if (e.name === 'AbortError' || e.constructor?.name === 'APIUserAbortError') return false;
   const status = statusOf(error);
   if (status !== undefined) return status === 408 || status === 409 || status === 429 || status >= 500;
