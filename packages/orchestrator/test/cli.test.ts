@@ -86,6 +86,10 @@ describe('skillrl CLI', () => {
     expect(runs[0].highlights.join('\n')).toMatch(
       /validation success without skills: [\d.]+ % at step 0 → [\d.]+ % at step 10/,
     );
+    expect(runs[0].highlights.join('\n')).toContain('validation success with skills:');
+    // The control never reads a skill: it has no "with skills" side to print.
+    expect(control.highlights.join('\n')).not.toContain('with skills:');
+    expect(control.highlights.join('\n')).toMatch(/without skills \(it never reads one\)/);
     expect(runs[2].highlights[0]).toMatch(/^mean reward per generation .*: [\d.]+ % → [\d.]+ % → [\d.]+ %$/);
     const rolloutLines = (dir: string) => [...readRunStreamLines(dir, 'rollouts')].length;
     const before = runs.map((run: { dir: string }) => rolloutLines(run.dir));

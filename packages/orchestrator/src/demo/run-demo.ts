@@ -303,18 +303,27 @@ export function highlights(
       without: rates.reduce((a, r) => a + r.withoutSkill, 0) / n,
     });
   }
+  // A run that never reads a skill (the GRPO control) has no "with skills" side to report.
+  const variant = (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { variant?: string }).variant;
+  const skillFree = variant === 'grpo';
   const lines: string[] = [];
   const first = validations[0];
   const last = validations[validations.length - 1];
   if (first && last) {
     lines.push(
       `validation success without skills: ${pct(first.without)} at step ${first.step} → ${pct(last.without)} at step ${last.step}`,
-      `validation success with skills:    ${pct(first.with)} at step ${first.step} → ${pct(last.with)} at step ${last.step}`,
     );
+    if (!skillFree) {
+      lines.push(
+        `validation success with skills:    ${pct(first.with)} at step ${first.step} → ${pct(last.with)} at step ${last.step}`,
+      );
+    }
   }
   if (metrics.test_success_without !== undefined) {
     lines.push(
-      `held-out test after training: ${pct(metrics.test_success_without)} without skills, ${pct(metrics.test_success_with)} with`,
+      skillFree
+        ? `held-out test after training: ${pct(metrics.test_success_without)} without skills (it never reads one)`
+        : `held-out test after training: ${pct(metrics.test_success_without)} without skills, ${pct(metrics.test_success_with)} with`,
     );
   }
   return lines;
