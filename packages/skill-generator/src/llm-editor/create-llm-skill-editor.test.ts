@@ -330,3 +330,70 @@ describe('createLlmSkillEditor', () => {
     expect(renderRejections([])).toBe('');
   });
 });
+
+describe('createLlmSkillEditor: a reply with no usable choice is an endpoint error', () => {
+  const fast = { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 2 };
+  it.each([
+    ['no-choices', 'the endpoint answered 200 with choices: [] (no choice)'],
+    ['missing-choices', 'the endpoint answered 200 with no choices field'],
+  ] as const)('%s: the call throws, after the retry policy, saying what arrived', async (fault, says) => {
+    const server = await serve({ faults: { plan: () => fault } });
+    const rejected: RejectedReply[] = [];
+    const editor = createLlmSkillEditor({
+      model: { model: 'editor', baseURL: server.baseURL, retry: fast },
+      onReject: (r) => rejected.push(r),
+    });
+    const error = (await editor.propose(context(), 3).catch((e: unknown) => e)) as Error;
+    expect(error.name).toBe('ModelCallError');
+    expect(error.message).toBe(
+      `chat completion for editor failed (gave up after 2 attempts): NoChoiceError: ${says}`,
+    );
+    // One request and its retry, not 3 rounds × 3 choices; nothing is read as a reply without a SKILL.md.
+    expect(server.stats().received).toBe(2);
+    expect(rejected).toEqual([]);
+  });
+
+  it('content null with only a tool call: the error names the tool', async () => {
+    const server = await serve({ script: [{ toolCalls: [{ name: 'write_skill', arguments: '{}' }] }] });
+    const editor = createLlmSkillEditor({
+      model: { model: 'editor', baseURL: server.baseURL, retry: fast },
+      sampling: 'separate',
+    });
+    await expect(editor.propose(context(), 2)).rejects.toThrow(
+      'a choice whose content is null and which has only a tool call (name write_skill)',
+    );
+  });
+
+  it('a ChatModel of its own that answers no choice: NoChoiceError, not a rejected reply', async () => {
+    const rejected: RejectedReply[] = [];
+    for (const choices of [[], [{ text: '', finishReason: 'no-choice' }]]) {
+      const editor = createLlmSkillEditor({
+        model: { model: 'mine', complete: async () => ({ choices }) },
+        onReject: (r) => rejected.push(r),
+      });
+      const error = (await editor.propose(context(), 2).catch((e: unknown) => e)) as Error;
+      expect(error.name).toBe('NoChoiceError');
+      expect(error.message).toMatch(
+        /^the chat model mine answered with (choices: \[\] \(no choice\)|1 choice without text)$/,
+      );
+    }
+    expect(rejected).toEqual([]);
+  });
+
+  it('an empty reply is rejected as empty, not as one without a SKILL.md', async () => {
+    const server = await serve({ script: ['', GOOD] });
+    const rejected: RejectedReply[] = [];
+    const editor = createLlmSkillEditor({ model: serial(server), onReject: (r) => rejected.push(r) });
+    const out = await editor.propose(context(), 1);
+    expect(out).toHaveLength(1);
+    expect(rejected.map((r) => r.reason)).toEqual([
+      'the reply is empty (no text, finish_reason stop; expected a SKILL.md in a ```markdown block)',
+    ]);
+  });
+
+  it("the model's option names are checked, under options.model", () => {
+    expect(() => createLlmSkillEditor({ model: { model: 'editor', temprature: 0.7 } as never })).toThrow(
+      'Invalid options.model.temprature: unknown option of the OpenAI chat model; did you mean temperature?',
+    );
+  });
+});

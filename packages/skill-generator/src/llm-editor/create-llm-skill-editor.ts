@@ -1,4 +1,5 @@
 import {
+  type ChatChoice,
   type ChatMessage,
   type ChatModel,
   type ChatResponse,
@@ -10,7 +11,13 @@ import {
   type SkillGenerationContext,
   type SkillGenerator,
 } from '@skillrl/core';
-import { createOpenAIChatModel, type OpenAIChatModelOptions } from '@skillrl/rollout';
+import {
+  checkOpenAIChatModelOptions,
+  createOpenAIChatModel,
+  NoChoiceError,
+  type OpenAIChatModelOptions,
+  UnknownOptionError,
+} from '@skillrl/rollout';
 import { type RenderHistoryOptions, renderHistory } from '../history/render-history.js';
 import { type SummarizeHistoryOptions, summarizeHistory } from '../history/summarize-history.js';
 import {
@@ -88,6 +95,27 @@ function checkNumber(name: string, value: number | undefined, ok: (v: number) =>
   if (value !== undefined && !(typeof value === 'number' && ok(value))) {
     throw new InvalidArgumentError(name, `expected ${want}, got ${value}`);
   }
+}
+
+/**
+ * The choices of a reply that carry text. A reply without any (a `ChatModel` that answered `choices: []`,
+ * or only placeholders such as an older `finishReason: 'no-choice'`) is the endpoint's failure, not a bad
+ * skill: it throws `NoChoiceError`, so the call fails and the run counts it, instead of being read as a reply
+ * with "no SKILL.md" in it. (The OpenAI chat model already retries and throws such replies itself.)
+ */
+function usableChoices(response: ChatResponse, modelName: string): ChatChoice[] {
+  const choices = Array.isArray(response?.choices) ? response.choices : undefined;
+  const usable = (choices ?? []).filter(
+    (c) => c && typeof c.text === 'string' && c.finishReason !== 'no-choice',
+  );
+  if (usable.length > 0) return usable;
+  const what =
+    choices === undefined
+      ? 'no choices field'
+      : choices.length === 0
+        ? 'choices: [] (no choice)'
+        : `${choices.length} choice${choices.length === 1 ? '' : 's'} without text`;
+  throw new NoChoiceError(`the chat model ${modelName} answered with ${what}`);
 }
 
 function excerpt(text: string): string {
@@ -181,6 +209,11 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
       `expected 'n' or 'separate', got ${JSON.stringify(sampling)}`,
     );
   }
+  if (!isChatModel(options.model)) {
+    // Checked here so the path names the editor's option (`options.model.temprature`).
+    const [unknown] = checkOpenAIChatModelOptions(options.model, 'options.model');
+    if (unknown) throw new UnknownOptionError(unknown.path, unknown.message, unknown.suggestion);
+  }
   const model = isChatModel(options.model) ? options.model : createOpenAIChatModel(options.model);
   const maxRepairs = options.maxRepairs ?? 2;
   const temperature = options.temperature ?? 1;
@@ -242,14 +275,16 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
     if (sampling === 'n') {
       const seed = seeds.rng.seedFor(`round/${seeds.round}`) % SEED_RANGE;
       const response = await model.complete({ ...request, n: count, seed });
-      return response.choices.slice(0, count).map((choice) => ({ text: choice.text, seed, choice }));
+      return usableChoices(response, model.model)
+        .slice(0, count)
+        .map((choice) => ({ text: choice.text, seed, choice }));
     }
     return Promise.all(
       Array.from({ length: count }, async (_, i) => {
         const seed = seeds.rng.seedFor(`round/${seeds.round}/sample/${i}`) % SEED_RANGE;
         const response = await model.complete({ ...request, n: 1, seed });
-        const choice = response.choices[0] ?? { text: '' };
-        return { text: choice.text, seed, choice };
+        const [choice] = usableChoices(response, model.model);
+        return { text: (choice as ChatChoice).text, seed, choice: choice as ChatChoice };
       }),
     );
   };
@@ -288,7 +323,10 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
             ? repairSkill(found, defaults)
             : {
                 ok: false as const,
-                reason: 'no SKILL.md in the reply (expected a ```markdown block or `---` frontmatter)',
+                reason:
+                  reply.text.trim() === ''
+                    ? `the reply is empty (no text${reply.choice.finishReason ? `, finish_reason ${reply.choice.finishReason}` : ''}; expected a SKILL.md in a \`\`\`markdown block)`
+                    : 'no SKILL.md in the reply (expected a ```markdown block or `---` frontmatter)',
               };
           if (!result.ok) {
             const entry = { round, reason: result.reason, excerpt: excerpt(reply.text) };
