@@ -10,6 +10,8 @@ import { loadConfig, parseConfig } from '../config/load-config.js';
 import { runDemo } from '../demo/run-demo.js';
 import { type Evaluation, evaluate } from '../evaluate/evaluate.js';
 import { evaluateRun, isRunDirectory } from '../evaluate/evaluate-run.js';
+import { EvaluationHealthError } from '../evaluate/evaluation-health-error.js';
+import { type EvaluationTasks, evaluationTasks } from '../evaluate/evaluation-tasks.js';
 import { applyOverrides, type ConfigOverride, parseOverride } from '../run/config-overrides.js';
 import { runDirectoryOf } from '../run/open-run.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
@@ -108,15 +110,22 @@ function positiveInteger(value: string, flag: string): number {
   return n;
 }
 
-/** Per-family success with and without skills, and the gap, as the `eval` table. */
+/**
+ * Per-family success with and without skills (over the episodes that ended without an error), the gap,
+ * and the episodes that ended in an error by condition, as the `eval` table.
+ */
 function evaluationTable(result: Evaluation): string {
-  const gap = (w: number | null, wo: number) => (w === null ? '—' : `${(100 * (w - wo)).toFixed(1)}`);
+  const gap = (w: number | null, wo: number | null) =>
+    w === null || wo === null ? '—' : `${(100 * (w - wo)).toFixed(1)}`;
+  const errors = (e: { withSkill: number; withoutSkill: number; total: number } | undefined) =>
+    e === undefined || e.total === 0 ? '0' : `${e.total} (${e.withSkill} with, ${e.withoutSkill} without)`;
   const rows = result.families.map((f) => [
     f.family,
     percent(f.withSkill),
     percent(f.withoutSkill),
     gap(f.withSkill, f.withoutSkill),
     String(f.episodes),
+    errors(result.errors.families.find((e) => e.family === f.family)),
   ]);
   const o = result.overall;
   rows.push([
@@ -125,8 +134,26 @@ function evaluationTable(result: Evaluation): string {
     percent(o.withoutSkill),
     gap(o.withSkill, o.withoutSkill),
     String(o.episodes),
+    errors(result.errors),
   ]);
-  return formatTable(['family', 'with skill', 'without', 'gap (pts)', 'episodes'], rows);
+  return formatTable(['family', 'with skill', 'without', 'gap (pts)', 'episodes', 'errors'], rows);
+}
+
+/** `split valid_unseen (limit 4, as the config's internalize.test)`: the tasks evaluated, and why those. */
+function describeTasks(
+  tasks: { split: string; limit?: number },
+  from: EvaluationTasks['from'],
+  limit: number | undefined,
+): string {
+  const count =
+    tasks.limit === undefined
+      ? 'every task'
+      : `limit ${tasks.limit}${limit !== undefined ? ' by --limit' : ''}`;
+  const why =
+    from === 'tasks.limit'
+      ? `the config names this split nowhere${limit === undefined && tasks.limit !== undefined ? ', so its tasks.limit' : ''}`
+      : `as the config's ${from}`;
+  return `split ${tasks.split} (${count}, ${why})`;
 }
 
 /** The `skillrl` program; `io` and `exitOverride` make it testable in-process. */
@@ -227,14 +254,17 @@ export function createCli(io: CliIo = defaultIo): Command {
   program
     .command('eval')
     .description(
-      "success with and without each family's skill, per family: a config's agent on its tasks, or a finished internalize run's trained policy on a split",
+      "success with and without each family's skill, per family, and the episodes that ended in an error: a config's agent on its tasks, or a finished internalize run's trained policy on a split; exits 3 when errors are past the config's health budget",
     )
     .argument('<config-or-run-dir>', 'a YAML/JSON config file, or a run directory (its latest checkpoint)')
     .option(
       '--split <name>',
-      "the split to evaluate on (a run directory needs one; a config's default: its tasks)",
+      "the split to evaluate on (a run directory needs one; a config's default: its tasks), with the limit and seed the config gives it",
     )
-    .option('--limit <n>', "tasks of the split (default: all, or the config's limit)")
+    .option(
+      '--limit <n>',
+      "tasks of the split (default: the config's limit for it: tasks.limit, internalize.test.limit, …)",
+    )
     .option('--episodes <n>', 'episodes per task and condition', '1')
     .option('--json', 'print the table as JSON')
     .action(
@@ -248,7 +278,8 @@ export function createCli(io: CliIo = defaultIo): Command {
           const bar = createProgressDisplay(!opts.json);
           const onProgress = (p: Parameters<typeof bar.update>[0]) => bar.update(p);
           let result: Evaluation;
-          let header: string | undefined;
+          let header: string;
+          let extra: Record<string, unknown> = {};
           try {
             if (isRunDirectory(target)) {
               if (!opts.split) {
@@ -266,25 +297,46 @@ export function createCli(io: CliIo = defaultIo): Command {
                 onWarning: (m) => io.err(`warning: ${m}`),
               });
               result = run;
-              header = `${run.runDir}: trained policy after step ${run.step} (${run.restored === 'checkpoint' ? 'restored from its checkpoint' : 'rebuilt by replaying its updates'}), split ${run.tasks.split}${limit !== undefined ? ` (limit ${limit})` : ''}`;
+              header = `${run.runDir}: ${run.policy}, ${describeTasks(run.tasks, run.tasksFrom, limit)}`;
             } else {
               const loaded = loadConfig(target);
-              const tasks = opts.split
-                ? { split: opts.split, ...(limit !== undefined ? { limit } : {}) }
-                : limit !== undefined
-                  ? { ...loaded.config.tasks, limit }
-                  : undefined;
-              result = await evaluate(loaded, { episodes, onProgress, ...(tasks ? { tasks } : {}) });
+              const chosen = evaluationTasks(loaded.config, {
+                ...(opts.split ? { split: opts.split } : {}),
+                ...(limit !== undefined ? { limit } : {}),
+              });
+              result = await evaluate(loaded, { episodes, onProgress, tasks: chosen.tasks });
+              header = `${loaded.path}: the config's agent, ${describeTasks(chosen.tasks, chosen.from, limit)}`;
+              extra = { tasks: chosen.tasks, tasksFrom: chosen.from };
             }
+          } catch (error) {
+            bar.stop();
+            if (!EvaluationHealthError.isInstance(error)) throw error;
+            // As a run stopped by its error budget: the message (or `{ ok: false, … }`), exit 3.
+            if (opts.json) {
+              io.out(
+                JSON.stringify({
+                  ok: false,
+                  status: 'failed',
+                  error: { code: error.code, message: error.message, ...error.details },
+                }),
+              );
+            } else io.err(`error: ${redactSecrets(error.message)}`);
+            throw new CliExit(EXIT_CODES.health);
           } finally {
             bar.stop();
           }
           if (opts.json) {
-            io.out(JSON.stringify({ ok: true, ...result }));
+            io.out(JSON.stringify({ ok: true, ...extra, ...result }));
             return;
           }
-          if (header) io.out(header);
+          io.out(header);
           io.out(evaluationTable(result));
+          const e = result.errors;
+          if (e.total > 0) {
+            io.out(
+              `${e.total} of ${result.overall.episodes} episodes ended in an error (${e.withSkill} with the skill, ${e.withoutSkill} without)${e.common ? `; most common (${e.common.count}×): ${redactSecrets(e.common.error)}` : ''}. They are not results: the success rates count only the episodes that ended without one.`,
+            );
+          }
         },
       ),
     );

@@ -11,13 +11,20 @@ import type { CheckpointValue, RunManifest } from '../run/run-session.js';
 import { setupBasics } from '../run/setup-run.js';
 import { StoredTrajectories } from '../run/stored-trajectories.js';
 import { defaultSkills, type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';
+import { type EvaluationTasks, evaluationTasks } from './evaluation-tasks.js';
 
 export interface EvaluateRunOptions extends Omit<EvaluateOptions, 'tasks' | 'agent' | 'skills'> {
   /** The split to evaluate on (required). */
   split: string;
-  /** Tasks of that split (default: all the adapter gives). */
+  /**
+   * Tasks of that split (default: the limit the run's config gives that split, e.g. its `internalize.test`;
+   * for a split it names nowhere, its `tasks.limit`; see `evaluationTasks`).
+   */
   limit?: number;
-  /** Seed for loading the split (default: the run's seed + 2, as its `internalize.test` split). */
+  /**
+   * Seed for loading the split (default: the seed the run loads that split with; for a split it names
+   * nowhere, the run's seed + 2, as its `internalize.test` split).
+   */
   seed?: number;
   onWarning?: (message: string) => void;
 }
@@ -26,11 +33,19 @@ export interface RunEvaluation extends Evaluation {
   runDir: string;
   /** Training steps the evaluated policy has had (the latest checkpoint's). */
   step: number;
-  /** How the trained agent was obtained: restored from the checkpoint, or rebuilt by replaying updates. */
-  restored: 'checkpoint' | 'replay';
+  /**
+   * How the evaluated agent was obtained: restored from the checkpoint, rebuilt by replaying updates, or
+   * `as-configured`: the run's trainer does not update the policy in process (`trainer: external`, whose
+   * weights are not in the run directory), so the run's task model as its config gives it.
+   */
+  restored: 'checkpoint' | 'replay' | 'as-configured';
+  /** What was evaluated, in words (for the CLI's header). */
+  policy: string;
   /** Whether the run had finished (`run:end` completed); an unfinished run's latest checkpoint is used. */
   finished: boolean;
   tasks: TaskSelection;
+  /** Which part of the run's config gave the tasks' options (`evaluationTasks`). */
+  tasksFrom: EvaluationTasks['from'];
 }
 
 function readJson<T>(file: string, what: string): T {
@@ -55,7 +70,10 @@ export function isRunDirectory(path: string): boolean {
 /**
  * Evaluates the trained policy of an internalize run (its latest checkpoint's agent) on a split, with and
  * without each family's skill — the skill context the run trained with (general sections plus the family's
- * own) — and nothing written to the run directory.
+ * own) — and nothing written to the run directory. A run whose trainer updates nothing in process
+ * (`trainer: external`) has no trained policy here: its task model is evaluated as configured, and said so
+ * (`restored: 'as-configured'`). The split's tasks are loaded with the options the run's config gives them
+ * (`evaluationTasks`); past the config's error budget (`health`) it throws `EvaluationHealthError`.
  */
 export async function evaluateRun(runDir: string, options: EvaluateRunOptions): Promise<RunEvaluation> {
   const dir = resolve(runDir);
@@ -70,14 +88,19 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
   const store = openRunStore(dir, options.onWarning ? { onWarning: options.onWarning } : {});
   let checkpoint: CheckpointValue | undefined;
   let finished = false;
+  let frozen = false;
   let advantages: JsonObject[] = [];
   try {
     checkpoint = store.latestSnapshot<CheckpointValue>()?.value;
     for (const e of store.iterate<RunEvent>('events')) {
       if (e.type === 'run:end') finished = (e as { status?: string }).status === 'completed';
+      // The run's trainer said it updates nothing (`updatesPolicy: false`): its validations say so.
+      if (e.type === 'validation' && e.frozenPolicy) frozen = true;
     }
     // Advantages are small (ids and numbers); trajectories are read back one at a time when replayed.
-    if (checkpoint && !checkpoint.components.agent) advantages = store.read<JsonObject>('advantages');
+    if (checkpoint && !checkpoint.components.agent && !frozen) {
+      advantages = store.read<JsonObject>('advantages');
+    }
   } finally {
     store.close();
   }
@@ -95,33 +118,76 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
 
   const configPath = manifest.configPath;
   const basics = await setupBasics(config, configPath);
-  const agent = await trainedAgent(config, basics, checkpoint, dir, advantages);
+  const agent = await trainedAgent(config, basics, checkpoint, dir, advantages, frozen);
   const skills = await runSkills(basics.adapter.value, config, configPath);
-  const tasks: TaskSelection = {
+  const chosen = evaluationTasks(config, {
     split: options.split,
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
-    seed: options.seed ?? config.seed + 2,
+  });
+  const tasks: TaskSelection = {
+    ...chosen.tasks,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
   };
-  const result = await evaluateWith(config, basics, { ...options, tasks, agent: agent.value, skills });
+  const { split: _split, limit: _limit, seed: _seed, onWarning: _onWarning, ...rest } = options;
+  const result = await evaluateWith(
+    config,
+    basics,
+    { ...rest, tasks, agent: agent.value, skills },
+    {
+      target: dir,
+      again: `skillrl eval ${dir} --split ${options.split}${options.limit !== undefined ? ` --limit ${options.limit}` : ''}`,
+    },
+  );
   return {
     ...result,
     runDir: dir,
     step: checkpoint.completed,
     restored: agent.restored,
+    policy: describePolicy(config, agent.restored, checkpoint.completed),
     finished,
     tasks,
+    tasksFrom: chosen.from,
   };
 }
 
-/** The agent as the checkpoint left it: its saved state loaded, or rebuilt by replaying every update. */
+/** The agent the run's config names, as a short phrase: `openai (model gpt-4o-mini)`. */
+function describeAgent(config: RunConfig): string {
+  const spec = config.agent;
+  if (typeof spec === 'string') return spec;
+  const name = spec.package
+    ? `${spec.package}${spec.export ? `#${spec.export}` : ''}`
+    : (spec.name ?? 'agent');
+  const options = (spec.options ?? {}) as Record<string, unknown>;
+  const model = options.model ?? options.baseModel;
+  return typeof model === 'string' ? `${name} (model ${model})` : name;
+}
+
+function describePolicy(config: RunConfig, restored: RunEvaluation['restored'], step: number): string {
+  if (restored === 'checkpoint') return `trained policy after step ${step} (restored from its checkpoint)`;
+  if (restored === 'replay') return `trained policy after step ${step} (rebuilt by replaying its updates)`;
+  const trainer = config.internalize?.trainer;
+  const name = typeof trainer === 'string' ? trainer : (trainer?.package ?? trainer?.name ?? 'its trainer');
+  const why =
+    name === 'external'
+      ? "an external trainer's weights are not in the run directory"
+      : `its trainer (${name}) does not update the policy in process`;
+  return `the run's task model as configured, ${describeAgent(config)}: ${why}, so no training step is in what is evaluated (step ${step} of the run)`;
+}
+
+/**
+ * The agent as the checkpoint left it: its saved state loaded, or rebuilt by replaying every update; the
+ * configured agent as it is when the run's trainer updates nothing in process (`frozen`).
+ */
 async function trainedAgent(
   config: RunConfig,
   basics: Awaited<ReturnType<typeof setupBasics>>,
   checkpoint: CheckpointValue,
   dir: string,
   advantages: JsonObject[],
-): Promise<{ value: Agent; restored: 'checkpoint' | 'replay' }> {
+  frozen: boolean,
+): Promise<{ value: Agent; restored: RunEvaluation['restored'] }> {
   const agent: ResolvedComponent<Agent> = basics.agent;
+  if (frozen) return { value: agent.value, restored: 'as-configured' };
   const saved = checkpoint.components.agent;
   const persistence = agent.persistence;
   if (saved && persistence) {
@@ -146,6 +212,8 @@ async function trainedAgent(
     ...basics.context('trainer'),
     agent: agent.value,
   });
+  // A trainer that updates nothing (a run without validations to say so): nothing to replay.
+  if (trainer.value.updatesPolicy === false) return { value: agent.value, restored: 'as-configured' };
   const byKey = new Map(advantages.map((r) => [String(r.key), r]));
   const stored = new StoredTrajectories(dir);
   for (let t = 1; t <= checkpoint.completed; t++) {
