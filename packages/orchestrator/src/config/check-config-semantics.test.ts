@@ -288,3 +288,68 @@ describe('checkConfigAgainstAdapter: combinations that need the adapter to know'
     ).toEqual([]);
   });
 });
+
+describe('checkConfigSemantics: option names of the openai agent and the LLM editor model', () => {
+  const openai = (options: Record<string, unknown>) => ({
+    name: 'openai',
+    options: { model: 'm', ...options },
+  });
+  const llm = (agent: RunConfig['agent']) => internalize({ agent, internalize: { trainer: 'external' } });
+
+  it('a misspelt agent option is named by its path, with the fix', () => {
+    const issues = checkConfigSemantics(llm(openai({ temprature: 0.7, apiKeyEnv: 'KEY' })));
+    expect(issues).toEqual([
+      {
+        path: '$.agent.options.temprature',
+        message: 'unknown option of the openai agent; did you mean temperature?',
+      },
+    ]);
+  });
+
+  it('the API spelling, an API field we do not set, and a nested retry option', () => {
+    const issues = checkConfigSemantics(
+      llm(openai({ max_tokens: 5, presence_penalty: 1, retry: { maxRetry: 1 } })),
+    );
+    expect(paths(issues)).toEqual([
+      '$.agent.options.max_tokens',
+      '$.agent.options.presence_penalty',
+      '$.agent.options.retry.maxRetry',
+    ]);
+    expect(issues[0]?.message).toContain('did you mean maxTokens?');
+    expect(issues[1]?.message).toContain('extraBody: { presence_penalty: … }');
+    expect(issues[2]?.message).toContain('did you mean maxRetries?');
+  });
+
+  it('every real option passes; a package agent is its own business', () => {
+    expect(
+      checkConfigSemantics(llm(openai({ temperature: 0.7, topP: 0.9, mode: 'tools', extraBody: { x: 1 } }))),
+    ).toEqual([]);
+    expect(checkConfigSemantics(llm({ package: './mine.mjs', options: { temprature: 1 } }))).toEqual([]);
+  });
+
+  it("the LLM editor's model options", () => {
+    const issues = checkConfigSemantics(
+      evolve(
+        {
+          generator: {
+            name: 'llm-editor',
+            options: {
+              model: { model: 'm', baseURL: 'http://127.0.0.1:1/v1', temprature: 0.7, mode: 'text' },
+            },
+          },
+        },
+        { agent: openai({}) },
+      ),
+    );
+    expect(issues).toEqual([
+      {
+        path: '$.evolve.generator.options.model.temprature',
+        message: 'unknown option of the OpenAI chat model; did you mean temperature?',
+      },
+      {
+        path: '$.evolve.generator.options.model.mode',
+        message: 'unknown option of the OpenAI chat model; did you mean model?',
+      },
+    ]);
+  });
+});
