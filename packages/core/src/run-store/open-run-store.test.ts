@@ -95,7 +95,14 @@ describe('openRunStore', () => {
 
     const bad = tempDir();
     writeFileSync(join(bad, 'events.jsonl'), '{"a":1}\nnot json\n{"a":3}\n');
-    expect(() => openRunStore(bad, { onWarning: () => {} })).toThrow(/line 2 is not valid JSON/);
+    expect(() => openRunStore(bad, { onWarning: () => {} })).toThrow(
+      /line 2 is not valid JSON but is followed by more records/,
+    );
+    // A damaged last line that ends with a newline was not torn by a crash either, and is said so.
+    writeFileSync(join(bad, 'events.jsonl'), '{"a":1}\n{"a":\n\n');
+    expect(() => openRunStore(bad, { onWarning: () => {} })).toThrow(
+      /line 2, the last, is not valid JSON yet ends with a newline, so no crash tore it/,
+    );
   });
 
   it('says through onWarning when a read leaves out an unfinished last line written after opening, once per line', () => {

@@ -145,23 +145,37 @@ function recoverStream(
 ): number {
   let count = 0;
   let torn: { start: number; bytes: number } | undefined;
+  let bad: { lineNo: number; cause: unknown } | undefined;
   // Scanned in chunks: a stream of any length is checked in constant memory.
   for (const line of plainFileLines(path)) {
+    if (line.kind === 'line' && line.text.trim().length === 0) continue;
+    if (bad) {
+      throw new RunStoreError(
+        path,
+        `line ${bad.lineNo} is not valid JSON but is followed by more records; the file was edited or damaged, not torn by a crash. Repair or remove that line.`,
+        { cause: bad.cause },
+      );
+    }
     if (line.kind === 'tail') {
       torn = line;
       break;
     }
-    if (line.text.trim().length === 0) continue;
     try {
       JSON.parse(line.text);
     } catch (cause) {
-      throw new RunStoreError(
-        path,
-        `line ${line.lineNo} is not valid JSON but is followed by more records; the file was edited or damaged, not torn by a crash. Repair or remove that line.`,
-        { cause },
-      );
+      bad = { lineNo: line.lineNo, cause };
+      continue;
     }
     count++;
+  }
+  if (bad) {
+    // A crash leaves a last line without its newline (dropped below); one that ends with a newline was
+    // written whole, so something else changed it.
+    throw new RunStoreError(
+      path,
+      `line ${bad.lineNo}, the last, is not valid JSON yet ends with a newline, so no crash tore it: the file was edited or damaged. Repair or remove that line.`,
+      { cause: bad.cause },
+    );
   }
   if (torn) {
     // No newline: the final write was cut short. Everything before it is intact.
