@@ -186,6 +186,62 @@ describe('GAIA with tools, through the openai agent and a local OpenAI-compatibl
   });
 });
 
+describe('GAIA at maxCalls: the last turn has no tools, and a tool call is never the answer', () => {
+  const Q_XLSX = 'How many visitors were there in total?';
+  const gaia = () =>
+    createGaiaAdapter({
+      path: fixture('gaia-tools/validation/metadata.jsonl'),
+      tools: { maxCalls: 1 },
+      onProblems: quiet,
+    });
+  const run = async (replies: FakeReply[]) => {
+    const server = await scriptedModel({ [Q_XLSX]: replies });
+    const agent = createOpenAIAgent({
+      model: 'fake',
+      baseURL: server.baseURL,
+      mode: 'tools',
+      apiKey: 'test',
+    });
+    const adapter = gaia();
+    const [task] = (await adapter.load({ split: 'validation' })).filter((t) => t.id === 'tools-xlsx');
+    const [t] = await collectRollouts({ tasks: [task as never], adapter, agent, groupSize: 1 }).collect();
+    return { t: t as Trajectory, turns: chatRequests(server, Q_XLSX) };
+  };
+
+  it('the request after the budget carries no tools and says to answer now; its text is graded', async () => {
+    const { t, turns } = await run([call('read_file', { path: 'visits.xlsx' }), 'FINAL ANSWER: 200']);
+    expect(turns).toHaveLength(2);
+    expect(turns[0]?.tools?.map((tool) => tool.function.name)).toEqual(['act', 'read_file']);
+    expect(turns[0]?.tool_choice).toBe('auto');
+    expect(turns[1]).not.toHaveProperty('tools');
+    expect(turns[1]).not.toHaveProperty('tool_choice');
+    expect(turns[1]?.messages?.at(-1)).toEqual({
+      role: 'user',
+      content: 'Tool budget spent (maxCalls 1): answer now in plain text, no tool calls.',
+    });
+    // The workbook's text still reaches the model before it answers.
+    expect(String(toolMessages(turns[1] as FakeChatRequest)[0]?.content)).toContain('total,200');
+    expect(t.answer).toBe('FINAL ANSWER: 200');
+    expect(t.reward).toBe(1);
+  });
+
+  it('a model that calls a tool anyway ends without an answer: graded as empty, never as read_file({})', async () => {
+    const { t, turns } = await run([call('read_file', { path: 'visits.xlsx' }), call('read_file', {})]);
+    expect(turns).toHaveLength(2);
+    expect(t.error).toBeUndefined();
+    expect(t.steps.map((s) => s.action)).toEqual(['read_file({"path":"visits.xlsx"})', '']);
+    expect(t.steps[1]).toMatchObject({
+      invalid: true,
+      info: { toolBudgetSpent: true, refusedToolCalls: ['read_file'] },
+    });
+    expect(String(t.steps[1]?.info?.error)).toContain('after the tool budget was spent (maxCalls 1)');
+    expect(t.answer).toBeUndefined();
+    expect(t.reward).toBe(0);
+    expect(t.verdict.details).toMatchObject({ answer: '' });
+    expect(t.verdict.reason).not.toContain('read_file');
+  });
+});
+
 describe('WebWalkerQA with visit_page over a page cache', () => {
   const Q = 'When is the paper submission deadline for the Industry Track?';
 
