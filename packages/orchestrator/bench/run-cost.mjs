@@ -7,6 +7,12 @@
 //   node bench/run-cost.mjs --steps 20,100 [--out <dir>] [--keep]   # other lengths
 //   node bench/run-cost.mjs --steps 50,800 --resume                 # also: the longest run SIGKILLed at 3/4
 //                                                                   # of its steps, then resumed
+//   node bench/run-cost.mjs --llm-only                              # only the LLM runs (a few seconds)
+//
+// Then two LLM runs against the testkit's fake OpenAI server (household, the openai agent recording its chat
+// turns, replies of a few sentences): SKILLC with trainer external, and Skill-R1 with the LLM editor. Their
+// run directories are measured as the CLI leaves them, and again after the run store's `segmentOnClose`
+// (each stream's open file closed into a gzip segment, as a session that passes the option does at its end).
 //
 // Each length is an ordinary `skillrl run` (the CLI in a child process, the same code as the binary) of the
 // example with `internalize.steps` changed; peak RSS is that process's own (`process.resourceUsage().maxRSS`).
@@ -41,6 +47,7 @@ const steps = String(flag('--steps', '50,800'))
   .filter((n) => Number.isInteger(n) && n >= 1);
 const out = resolve(flag('--out', mkdtempSync(join(tmpdir(), 'skillrl-run-cost-'))));
 const keep = args.includes('--keep');
+const llmOnly = args.includes('--llm-only');
 const measureResume = args.includes('--resume');
 if (steps.length === 0) {
   console.error('error: --steps expects comma-separated integers >= 1, e.g. --steps 50,800');
@@ -55,12 +62,16 @@ const child = `
   process.exitCode = code;
 `;
 
-function runOnce(config, command = 'run') {
+function runOnce(config, command = 'run', extra = []) {
   return new Promise((resolveRun, reject) => {
     const started = Date.now();
-    const proc = spawn(process.execPath, ['--input-type=module', '-e', child, command, config, '--json'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const proc = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', child, command, config, '--json', ...extra],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let stdout = '';
     proc.stdout.on('data', (d) => {
       stdout += String(d);
@@ -89,7 +100,7 @@ function bytesUnder(dir) {
 mkdirSync(out, { recursive: true });
 const base = parse(readFileSync(example, 'utf8'));
 const rows = [];
-for (const n of steps) {
+for (const n of llmOnly ? [] : steps) {
   const config = join(out, `skillc-${n}.yaml`);
   writeFileSync(
     config,
@@ -133,7 +144,96 @@ async function killAndResume(n) {
   if (!keep) rmSync(runDir, { recursive: true, force: true });
   return { steps: n, from, wallS: resumed.wallS, peakRssMiB: resumed.maxRssKiB / 1024 };
 }
-const resumeRow = measureResume ? await killAndResume(steps[steps.length - 1]) : undefined;
+const resumeRow = measureResume && !llmOnly ? await killAndResume(steps[steps.length - 1]) : undefined;
+
+// ---- LLM runs against the fake OpenAI server ----
+const { startFakeOpenAI } = await import('@skillrl/testkit');
+const { openRunStore } = await import('@skillrl/core');
+const THOUGHTS = [
+  'I should look around the room first to see which receptacles are here and where the object might be.',
+  'The object is not in my hands yet, so I will check the nearest receptacle and open it if it is closed.',
+  'That did not change anything useful; I will try another receptacle instead of repeating the same command.',
+  'Now that I hold the object I need to find the target receptacle the task names and put the object there.',
+];
+const ACTIONS = [
+  'look',
+  'inventory',
+  'go to countertop 1',
+  'open drawer 1',
+  'go to cabinet 1',
+  'examine cabinet 1',
+];
+const server = await startFakeOpenAI({
+  seed: 1,
+  respond: (request, ctx) => {
+    const system = String(request.messages?.[0]?.content ?? '');
+    if (system.startsWith('You are a skill editor')) {
+      return `Here is the revised skill.\n\n\`\`\`markdown\n---\nname: household-steps-${ctx.index % 4}\ndescription: Steps for household tasks.\n---\n\n1. Look around and list the receptacles.\n2. Go to the most likely receptacle and open it.\n3. Take the object, go to the target and put it there.\n\`\`\`\n`;
+    }
+    return `Thought: ${THOUGHTS[ctx.index % THOUGHTS.length]}\nAction: ${ACTIONS[ctx.index % ACTIONS.length]}`;
+  },
+});
+process.env.SKILLRL_BENCH_KEY = 'sk-bench-run-cost-0123456789';
+const model = { model: 'fake-model', baseURL: server.baseURL, apiKeyEnv: 'SKILLRL_BENCH_KEY' };
+const llmConfigs = {
+  'LLM SKILLC (trainer external)': {
+    method: 'internalize',
+    seed: 3,
+    name: 'llm-skillc',
+    adapter: 'household',
+    tasks: { split: 'train', limit: 16 },
+    agent: { name: 'openai', options: model },
+    concurrency: 16,
+    maxSteps: 20,
+    internalize: {
+      steps: 6,
+      tasksPerStep: 4,
+      groupSize: 4,
+      validateEvery: 3,
+      validation: { split: 'valid_seen', limit: 6 },
+      trainer: 'external',
+    },
+  },
+  'LLM Skill-R1 (LLM editor)': {
+    method: 'evolve',
+    seed: 3,
+    name: 'llm-skill-r1',
+    adapter: 'household',
+    tasks: { split: 'train', limit: 6 },
+    agent: { name: 'openai', options: model },
+    concurrency: 16,
+    maxSteps: 20,
+    evolve: {
+      mode: 'inference',
+      generations: 3,
+      candidates: 2,
+      episodes: 2,
+      generator: { name: 'llm-editor', options: { model } },
+    },
+  },
+};
+const llmRows = [];
+for (const [label, config] of Object.entries(llmConfigs)) {
+  const path = join(out, `${config.name}.yaml`);
+  writeFileSync(path, stringify(config));
+  process.stderr.write(`running ${label} … `);
+  const { result, wallS } = await runOnce(path);
+  process.stderr.write(`${wallS.toFixed(0)} s\n`);
+  const episodes = result.metrics.rollouts;
+  const asWritten = bytesUnder(result.dir);
+  // The same directory once its store is closed with segmentOnClose (the default segment size of a run).
+  const store = openRunStore(result.dir, {
+    segmentBytes: 4 * 1024 * 1024,
+    segmentOnClose: true,
+    onWarning: () => {},
+  });
+  store.close();
+  const closed = bytesUnder(result.dir);
+  const report = statSync(join(result.dir, 'report.html')).size;
+  llmRows.push({ label, episodes, wallS, asWritten, closed, report });
+  if (!keep) rmSync(result.dir, { recursive: true, force: true });
+}
+await server.close();
 
 const pad = (s, n) => String(s).padStart(n);
 console.log(`household SKILLC example (${example}), tfjs skill-reading agent + tfjs trainer`);
@@ -147,7 +247,7 @@ for (const r of rows) {
 }
 const first = rows[0];
 const last = rows[rows.length - 1];
-const ratio = last.peakRssMiB / first.peakRssMiB;
+const ratio = first ? last.peakRssMiB / first.peakRssMiB : Number.NaN;
 const worstBytes = Math.max(...rows.map((r) => r.bytesPerEpisode));
 const verdict = (ok) => (ok ? 'met' : 'NOT met');
 if (rows.length > 1) {
@@ -155,14 +255,37 @@ if (rows.length > 1) {
     `peak RSS ${last.steps} vs ${first.steps} steps: ${ratio.toFixed(2)}× (target ≤ 1.2×: ${verdict(ratio <= 1.2)})`,
   );
 }
+if (rows.length > 0) {
+  console.log(
+    `bytes per episode, worst: ${worstBytes.toFixed(0)} (target ≤ 10240: ${verdict(worstBytes <= 10240)})`,
+  );
+}
+console.log('LLM runs (fake OpenAI server, chat turns recorded): KB of run directory per episode');
 console.log(
-  `bytes per episode, worst: ${worstBytes.toFixed(0)} (target ≤ 10240: ${verdict(worstBytes <= 10240)})`,
+  `${'run'.padEnd(32)} ${pad('episodes', 9)} ${pad('as written', 11)} ${pad('segmentOnClose', 15)} ${pad('of it report.html', 18)}`,
+);
+const kb = (bytes, n) => (bytes / n / 1024).toFixed(1);
+for (const r of llmRows) {
+  console.log(
+    `${r.label.padEnd(32)} ${pad(r.episodes, 9)} ${pad(kb(r.asWritten, r.episodes), 11)} ${pad(kb(r.closed, r.episodes), 15)} ${pad(kb(r.report, r.episodes), 18)}`,
+  );
+}
+const worstLlm = Math.max(...llmRows.map((r) => r.closed / r.episodes));
+console.log(
+  `LLM bytes per episode with segmentOnClose, worst: ${worstLlm.toFixed(0)} (target ≤ 10240: ${verdict(worstLlm <= 10240)})`,
 );
 if (resumeRow) {
   console.log(
     `resume of the ${resumeRow.steps}-step run killed after step ${resumeRow.from}: peak RSS ${resumeRow.peakRssMiB.toFixed(0)} MiB (${(resumeRow.peakRssMiB / first.peakRssMiB).toFixed(2)}× the ${first.steps}-step run), ${resumeRow.wallS.toFixed(0)} s`,
   );
 }
-const numbers = { example, rows, ratio, worstBytes, ...(resumeRow ? { resume: resumeRow } : {}) };
+const numbers = {
+  example,
+  rows,
+  ratio,
+  worstBytes,
+  llm: llmRows,
+  ...(resumeRow ? { resume: resumeRow } : {}),
+};
 writeFileSync(join(out, 'run-cost.json'), `${JSON.stringify(numbers, null, 2)}\n`);
 console.log(`numbers: ${join(out, 'run-cost.json')}`);
