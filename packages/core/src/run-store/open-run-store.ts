@@ -125,6 +125,7 @@ export interface RunStore {
 }
 
 interface StreamState {
+  /** -1 while no file is open (a rotation failed before its new open file was opened). */
   fd: number;
   /** Records in the stream: closed segments and the open file. */
   count: number;
@@ -324,18 +325,36 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
         bytes: fstatSync(fd).size,
       };
       open.set(stream, state);
-    }
+    } else if (state.fd === -1) reopen(stream, state);
     return state;
+  };
+
+  /**
+   * Opens the stream's open file again after a rotation: a new, empty one if the old one was renamed into a
+   * segment, the same one with its records if the rename did not happen.
+   */
+  const reopen = (stream: string, state: StreamState) => {
+    const fd = guardWrite(openPath(stream), 'append a record', () => openSync(openPath(stream), 'a'), root);
+    state.fd = fd;
+    const size = fstatSync(fd).size;
+    if (size !== state.bytes) {
+      state.openCount = 0;
+      state.bytes = size;
+    }
   };
 
   /** Closes the open file as the next segment (`closeIntoSegment`) and opens a new, empty one. */
   const rotate = (stream: string, state: StreamState) => {
     guardWrite(openPath(stream), 'rotate the stream into a segment', () => fsyncSync(state.fd), root);
     closeSync(state.fd);
-    closeIntoSegment(stream, state.openCount);
-    state.fd = guardWrite(openPath(stream), 'append a record', () => openSync(openPath(stream), 'a'), root);
-    state.openCount = 0;
-    state.bytes = 0;
+    // Never left holding a closed descriptor (its number could be reused by another file): a rotation that
+    // fails (a full disk while compressing) still leaves the stream an open file, and the error is thrown.
+    state.fd = -1;
+    try {
+      closeIntoSegment(stream, state.openCount);
+    } finally {
+      reopen(stream, state);
+    }
   };
 
   /**
@@ -545,6 +564,7 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     },
     flush() {
       for (const [stream, state] of open) {
+        if (state.fd === -1) continue;
         guardWrite(openPath(stream), 'append a record', () => fsyncSync(state.fd), root);
       }
     },
@@ -553,6 +573,7 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
       const held = new Map<string, number>(openCounts);
       for (const [stream, state] of open) {
         held.set(stream, state.openCount);
+        if (state.fd === -1) continue;
         try {
           guardWrite(openPath(stream), 'append a record', () => fsyncSync(state.fd), root);
         } finally {
@@ -562,8 +583,16 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
       open.clear();
       closed = true;
       if (options.segmentOnClose) {
+        // Best effort, and after every file is closed: a close in the `finally` of a failed run (a full disk)
+        // must not hide that failure. A file left open or a segment left plain is read as it is, and the
+        // next open compresses the plain segment.
         for (const [stream, records] of held) {
-          if (records > 0 && existsSync(openPath(stream))) closeIntoSegment(stream, records);
+          if (records === 0 || !existsSync(openPath(stream))) continue;
+          try {
+            closeIntoSegment(stream, records);
+          } catch (error) {
+            note(`${stream}.jsonl stays as it is: ${(error as Error).message}`);
+          }
         }
       }
     },

@@ -1,5 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statfsSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -44,9 +54,18 @@ function mountTmpfs(options: string): string | undefined {
   return at;
 }
 
+/** Fills the file system of `dir` until about `free` bytes are left; returns the filler's path. */
+function fillTo(dir: string, free: number): string {
+  const { bavail, bsize } = statfsSync(dir);
+  const filler = join(dir, 'filler');
+  writeFileSync(filler, Buffer.alloc(Math.max(0, bavail * bsize - free)));
+  return filler;
+}
+
 const isRoot = process.getuid?.() === 0;
 const roMount = mountTmpfs('ro,size=64k');
 const smallMount = mountTmpfs('size=256k');
+const rotationMount = mountTmpfs('size=512k');
 const quiet = { onWarning: () => {} };
 
 function thrown(fn: () => unknown): RunStoreError {
@@ -161,6 +180,45 @@ describe('run store write errors name the path and the real cause', () => {
       expect(after.endsWith('\n')).toBe(true);
       expect(after.split('\n').filter(Boolean)).toHaveLength(stored + 3);
       resumed.close();
+    },
+  );
+
+  it.skipIf(!rotationMount)(
+    'a full disk while compressing a rotated segment: the error names the segment, and the stream goes on once space is freed (where this user can mount a tmpfs: root)',
+    () => {
+      const dir = join(rotationMount as string, 'run');
+      const store = openRunStore(dir, { ...quiet, segmentBytes: 80_000 });
+      // Random text barely compresses, so the .gz needs about as much room as the segment it replaces.
+      const record = (i: number) => ({ i, text: randomBytes(15_000).toString('base64') });
+      const filler = fillTo(rotationMount as string, 110_000);
+      let error: RunStoreError | undefined;
+      let stored = 0;
+      for (let i = 0; i < 20 && !error; i++) {
+        try {
+          store.append('rollouts', record(i));
+          stored++;
+        } catch (e) {
+          error = e as RunStoreError;
+        }
+      }
+      expect(RunStoreError.isInstance(error)).toBe(true);
+      const message = (error as RunStoreError).message;
+      expect(message).toMatch(
+        /segments\/rollouts\.000001\.n\d+\.jsonl\.gz: cannot compress a closed segment: the disk is full \(ENOSPC\)/,
+      );
+      expect(message).toContain(`skillrl resume ${dir}`);
+      // The record that triggered the rotation was stored (it is in the plain segment), and the stream
+      // still has an open file: freed space, it goes on in this same store.
+      stored++;
+      rmSync(filler);
+      store.append('rollouts', record(100));
+      const ids = store.read<{ i: number }>('rollouts').map((r) => r.i);
+      expect(ids).toEqual([...Array.from({ length: stored }, (_, i) => i), 100]);
+      store.close();
+      const again = openRunStore(dir, quiet);
+      expect(readdirSync(join(dir, 'segments')).every((n) => n.endsWith('.gz'))).toBe(true);
+      expect(again.read<{ i: number }>('rollouts').map((r) => r.i)).toEqual(ids);
+      again.close();
     },
   );
 });
