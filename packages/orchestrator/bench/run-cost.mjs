@@ -9,6 +9,8 @@
 //                                                                   # of its steps, then resumed
 //   node bench/run-cost.mjs --llm-only                              # only the LLM runs (a few seconds)
 //
+// Every run directory is also measured after the run store's `segmentOnClose` (below).
+//
 // Then two LLM runs against the testkit's fake OpenAI server (household, the openai agent recording its chat
 // turns, replies of a few sentences): SKILLC with trainer external, and Skill-R1 with the LLM editor. Their
 // run directories are measured as the CLI leaves them, and again after the run store's `segmentOnClose`
@@ -31,6 +33,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openRunStore } from '@skillrl/core';
 import { parse, stringify } from 'yaml';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -97,6 +100,15 @@ function bytesUnder(dir) {
   return total;
 }
 
+/**
+ * The run directory's size once its store is closed with `segmentOnClose` (each stream's open file closed
+ * into a gzip segment, the default segment size of a run): what a session passing that option leaves.
+ */
+function closeIntoSegments(dir) {
+  openRunStore(dir, { segmentBytes: 4 * 1024 * 1024, segmentOnClose: true, onWarning: () => {} }).close();
+  return bytesUnder(dir);
+}
+
 mkdirSync(out, { recursive: true });
 const base = parse(readFileSync(example, 'utf8'));
 const rows = [];
@@ -110,6 +122,7 @@ for (const n of llmOnly ? [] : steps) {
   const { result, maxRssKiB, wallS } = await runOnce(config);
   const episodes = result.metrics.rollouts;
   const bytes = bytesUnder(result.dir);
+  const closedBytes = closeIntoSegments(result.dir);
   const row = {
     steps: n,
     episodes,
@@ -117,6 +130,7 @@ for (const n of llmOnly ? [] : steps) {
     peakRssMiB: maxRssKiB / 1024,
     dirBytes: bytes,
     bytesPerEpisode: bytes / episodes,
+    segmentOnCloseBytesPerEpisode: closedBytes / episodes,
   };
   rows.push(row);
   process.stderr.write(`${wallS.toFixed(0)} s\n`);
@@ -148,7 +162,6 @@ const resumeRow = measureResume && !llmOnly ? await killAndResume(steps[steps.le
 
 // ---- LLM runs against the fake OpenAI server ----
 const { startFakeOpenAI } = await import('@skillrl/testkit');
-const { openRunStore } = await import('@skillrl/core');
 const THOUGHTS = [
   'I should look around the room first to see which receptacles are here and where the object might be.',
   'The object is not in my hands yet, so I will check the nearest receptacle and open it if it is closed.',
@@ -221,14 +234,7 @@ for (const [label, config] of Object.entries(llmConfigs)) {
   process.stderr.write(`${wallS.toFixed(0)} s\n`);
   const episodes = result.metrics.rollouts;
   const asWritten = bytesUnder(result.dir);
-  // The same directory once its store is closed with segmentOnClose (the default segment size of a run).
-  const store = openRunStore(result.dir, {
-    segmentBytes: 4 * 1024 * 1024,
-    segmentOnClose: true,
-    onWarning: () => {},
-  });
-  store.close();
-  const closed = bytesUnder(result.dir);
+  const closed = closeIntoSegments(result.dir);
   const report = statSync(join(result.dir, 'report.html')).size;
   llmRows.push({ label, episodes, wallS, asWritten, closed, report });
   if (!keep) rmSync(result.dir, { recursive: true, force: true });
@@ -238,11 +244,11 @@ await server.close();
 const pad = (s, n) => String(s).padStart(n);
 console.log(`household SKILLC example (${example}), tfjs skill-reading agent + tfjs trainer`);
 console.log(
-  `${pad('steps', 6)} ${pad('episodes', 9)} ${pad('wall s', 8)} ${pad('peak RSS MiB', 13)} ${pad('run dir MB', 11)} ${pad('bytes/episode', 14)}`,
+  `${pad('steps', 6)} ${pad('episodes', 9)} ${pad('wall s', 8)} ${pad('peak RSS MiB', 13)} ${pad('run dir MB', 11)} ${pad('bytes/episode', 14)} ${pad('with segmentOnClose', 20)}`,
 );
 for (const r of rows) {
   console.log(
-    `${pad(r.steps, 6)} ${pad(r.episodes, 9)} ${pad(r.wallS.toFixed(0), 8)} ${pad(r.peakRssMiB.toFixed(0), 13)} ${pad((r.dirBytes / 1e6).toFixed(1), 11)} ${pad(r.bytesPerEpisode.toFixed(0), 14)}`,
+    `${pad(r.steps, 6)} ${pad(r.episodes, 9)} ${pad(r.wallS.toFixed(0), 8)} ${pad(r.peakRssMiB.toFixed(0), 13)} ${pad((r.dirBytes / 1e6).toFixed(1), 11)} ${pad(r.bytesPerEpisode.toFixed(0), 14)} ${pad(r.segmentOnCloseBytesPerEpisode.toFixed(0), 20)}`,
   );
 }
 const first = rows[0];
