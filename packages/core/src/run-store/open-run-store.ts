@@ -121,6 +121,7 @@ export interface RunStore {
   readFile(relativePath: string): string | undefined;
   /** fsyncs every open stream. */
   flush(): void;
+  /** fsyncs and closes every open stream; with `segmentOnClose`, then closes their open files into segments. */
   close(): void;
 }
 
@@ -284,7 +285,9 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
       if (segment.gzip || statSync(segment.path).size > MAX_COMPRESSED_SEGMENT) continue;
       try {
         compressSegment(segment);
-        note(`compressed ${relative(root, segment.path)}, left plain by a rotation that was interrupted`);
+        note(
+          `compressed ${relative(root, segment.path)}: a closed segment left plain (a rotation interrupted before compressing it, or one written with compression "none")`,
+        );
       } catch (error) {
         note(`${relative(root, segment.path)} stays plain: ${(error as Error).message}`);
       }

@@ -135,7 +135,7 @@ describe('segmented streams', () => {
     // …and compressed on opening, as the interrupted rotation would have done: no plain segment for good.
     expect(segmentNames(renamed)).toContain(gz1);
     expect(segmentNames(renamed).every((s) => s.endsWith('.gz'))).toBe(true);
-    expect(renamedWarnings.some((w) => w.includes('left plain by a rotation that was interrupted'))).toBe(
+    expect(renamedWarnings.some((w) => w.includes('a rotation interrupted before compressing it'))).toBe(
       true,
     );
     store.append('rollouts', record(40));
