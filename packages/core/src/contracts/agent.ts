@@ -20,6 +20,20 @@ export interface AgentContext {
   /** Seed for this decision, derived from the episode seed, for agents that sample locally. */
   seed?: number;
   signal?: AbortSignal;
+  /**
+   * Set by the runner on an episode's last decision when the task has tools the runner executes: the
+   * budget of tool calls is spent, so this decision must answer. An agent that can leaves the tools out of
+   * its request and tells the model `notice`; a tool call made here is never graded as the answer.
+   */
+  toolBudget?: ToolBudget;
+}
+
+/** A spent tool budget (`AgentContext.toolBudget`). */
+export interface ToolBudget {
+  /** The tool calls the episode was allowed: its step limit less the answering step. */
+  maxCalls: number;
+  /** What the model is told, e.g. "Tool budget spent (maxCalls N): answer now in plain text, no tool calls." */
+  notice: string;
 }
 
 /** The agent's decision. Token ids and log-probs are kept where the model gives them. */

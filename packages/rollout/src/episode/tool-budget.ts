@@ -1,23 +1,15 @@
-import type { AgentContext } from '@skillrl/core';
+import type { AgentContext, ToolBudget } from '@skillrl/core';
 
 /**
- * Set by `runEpisode` on the context of an episode's last decision when the task has tools the runner
- * executes (`read_file`, `web_search`…): a tool call there could never be followed by an answer, so the
- * budget of tool calls is spent and the agent must answer now. An agent that knows it (the openai agent)
- * sends that request without tools and with `notice`; a tool call made anyway is never the answer.
+ * `runEpisode` sets core's `AgentContext.toolBudget` on an episode's last decision when the task has tools
+ * the runner executes (`read_file`, `web_search`…): a tool call there could never be followed by an answer,
+ * so the budget of tool calls is spent and the agent must answer now. The openai agent sends that request
+ * without tools and with `notice`; a tool call made anyway is never the answer.
  */
-export interface ToolBudget {
-  /** The tool calls the episode was allowed: its step limit less the answering step. */
-  maxCalls: number;
-  /** What the model is told: "Tool budget spent (maxCalls N): answer now in plain text, no tool calls." */
-  notice: string;
-}
+export type { ToolBudget };
 
-/**
- * The context of a decision, with the tool budget when it is spent. (Core's `AgentContext` does not carry it
- * yet; the field rides on the context object, so agents that do not know it see a plain context.)
- */
-export type ToolBudgetContext = AgentContext & { toolBudget?: ToolBudget };
+/** The context of a decision, with the tool budget when it is spent (kept for callers of 0.x). */
+export type ToolBudgetContext = AgentContext;
 
 export function toolBudgetNotice(maxCalls: number): string {
   return `Tool budget spent (maxCalls ${maxCalls}): answer now in plain text, no tool calls.`;
