@@ -54,6 +54,10 @@ export {
   type FamilyEvaluation,
 } from './evaluate/evaluate.js';
 export {
+  type EvaluationHealthDetails,
+  EvaluationHealthError,
+} from './evaluate/evaluation-health-error.js';
+export {
   type EvaluateRunOptions,
   evaluateRun,
   isRunDirectory,
