@@ -305,3 +305,37 @@ describe('skillrl run: a run directory that cannot be written names the path and
     },
   );
 });
+
+describe('skillrl export: an output that cannot be written names the path and the cause, and suggests --out', () => {
+  it.skipIf(!canMount)(
+    'a run directory on a read-only file system: EROFS; --out elsewhere works (where this user can mount a tmpfs: root)',
+    async () => {
+      const at = mountTmpfs('size=8m') as string;
+      try {
+        const dir = join(at, 'int');
+        cpSync(internalizeRun, dir, { recursive: true });
+        execFileSync('mount', ['-o', 'remount,ro', at]);
+        const r = await cli(['export', dir]);
+        expect(r.code).not.toBe(0);
+        expect(r.err).toContain(
+          `cannot write ${join(dir, 'export.jsonl')}: the file system is read-only (EROFS)`,
+        );
+        expect(r.err).toContain('--out <file>');
+        const elsewhere = await exportJson(dir, join(work, 'from-read-only.jsonl'));
+        expect(elsewhere.rows).toBe(fullRows);
+      } finally {
+        unmount(at);
+      }
+    },
+  );
+
+  it('--out below a file: ENOTDIR with the path, whoever runs it', async () => {
+    writeFileSync(join(work, 'plain-file'), 'x');
+    const out = join(work, 'plain-file', 'rows.jsonl');
+    const r = await cli(['export', internalizeRun, '--out', out, '--json']);
+    expect(r.code).not.toBe(0);
+    expect(r.out + r.err).toContain(
+      `cannot write ${out}: a part of the path is a file, not a directory (ENOTDIR)`,
+    );
+  });
+});

@@ -67,18 +67,19 @@ export function writeError(
 }
 
 /**
- * `mkdir -p` that reports the real cause. Node's recursive mkdir answers ENOENT when a missing parent cannot
- * be created (a read-only file system, no permission): the parent's own error is what the user needs.
+ * `mkdir -p` that reports the real cause and the folder it concerns. Node's recursive mkdir answers ENOENT
+ * when a missing parent cannot be created on a read-only file system, and names the deepest path, not the
+ * folder it could not create: the first missing ancestor's own error is what the user needs.
  */
 export function makeDirectory(path: string, resumeDir?: string): void {
   try {
     mkdirSync(path, { recursive: true });
   } catch (error) {
     let cause = error;
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      // The first missing ancestor, created alone, fails with the code that matters.
-      let missing = path;
-      while (!existsSync(dirname(missing)) && dirname(missing) !== missing) missing = dirname(missing);
+    let missing = path;
+    while (!existsSync(dirname(missing)) && dirname(missing) !== missing) missing = dirname(missing);
+    if (missing !== path || (error as NodeJS.ErrnoException).code === 'ENOENT') {
+      // Created alone, the first missing folder fails with the code and the path that matter.
       try {
         mkdirSync(missing);
         mkdirSync(path, { recursive: true });

@@ -116,6 +116,38 @@ describe('run store write errors name the path and the real cause', () => {
     },
   );
 
+  it.skipIf(!isRoot || typeof process.seteuid !== 'function')(
+    'as root: the same EACCES, with the effective user switched to nobody for the writes',
+    () => {
+      const parent = tempDir();
+      // Root's folders, readable by all and writable by root alone.
+      chmodSync(parent, 0o755);
+      const existing = join(parent, 'existing');
+      openRunStore(existing, quiet).close();
+      let opening: RunStoreError;
+      let appending: RunStoreError;
+      // Synchronous from here to the restore: nothing else runs in this process as nobody.
+      (process.setegid as (id: number) => void)(65534);
+      (process.seteuid as (id: number) => void)(65534);
+      try {
+        opening = thrown(() => openRunStore(join(parent, 'run'), quiet));
+        const store = openRunStore(existing, quiet);
+        appending = thrown(() => store.append('events', { n: 1 }));
+        store.close();
+      } finally {
+        (process.seteuid as (id: number) => void)(0);
+        (process.setegid as (id: number) => void)(0);
+      }
+      expect(opening.message).not.toMatch(/ENOENT/);
+      expect(opening.message).toContain(
+        `${join(parent, 'run')}: cannot create the run directory: permission denied (EACCES)`,
+      );
+      expect(appending.message).toContain(
+        `${join(existing, 'events.jsonl')}: cannot append a record: permission denied (EACCES)`,
+      );
+    },
+  );
+
   it('a run directory below a file: ENOTDIR with the path, whoever runs it', () => {
     const base = tempDir();
     writeFileSync(join(base, 'not-a-dir'), 'x');

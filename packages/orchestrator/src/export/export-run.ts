@@ -512,7 +512,12 @@ export function exportRun(runDir: string, options: ExportOptions = {}): ExportRe
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   const counts = emptyCounts();
   let rows = 0;
-  const fd = openSync(temp, 'w');
+  let fd: number;
+  try {
+    fd = openSync(temp, 'w');
+  } catch (error) {
+    throw outputError(path, error);
+  }
   try {
     let chunk = '';
     for (const row of exportRecords(dir, format, counts)) {
@@ -536,6 +541,28 @@ export function exportRun(runDir: string, options: ExportOptions = {}): ExportRe
       // already closed
     }
     rmSync(temp, { force: true });
-    throw error;
+    throw outputError(path, error);
   }
+}
+
+const OUTPUT_CAUSES: Record<string, string> = {
+  EROFS: 'the file system is read-only (EROFS)',
+  EACCES: 'permission denied (EACCES)',
+  EPERM: 'permission denied (EPERM)',
+  ENOSPC: 'the disk is full (ENOSPC)',
+  EDQUOT: 'the disk quota is used up (EDQUOT)',
+  ENOTDIR: 'a part of the path is a file, not a directory (ENOTDIR)',
+  ENOENT: 'its folder does not exist (ENOENT)',
+};
+
+/** A refused write of the output file, with the path, the cause in words and `--out` (a run may be read-only). */
+function outputError(path: string, error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  const cause = code ? OUTPUT_CAUSES[code] : undefined;
+  if (!cause) return error;
+  return new InvalidArgumentError(
+    '--out',
+    `cannot write ${path}: ${cause}. Nothing was written; write the rows elsewhere with --out <file>.`,
+    { cause: error },
+  );
 }
