@@ -5,8 +5,16 @@ import http from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Environment, Task, TaskAdapter, Verifier } from '@skillrl/core';
-import { collectRollouts, createOpenAIAgent } from '../src/index.js';
+import type { Environment, Task, TaskAdapter, TrajectoryStep, Verifier } from '@skillrl/core';
+import household from '@skillrl/task-household';
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import {
+  collectRollouts,
+  createOpenAIAgent,
+  DEFAULT_SYSTEM_PROMPT,
+  renderSystemPrompt,
+} from '../src/index.js';
 
 const LATENCY_MS = 100;
 // A rollout run lasts minutes: 40 rounds (4 s at 100 ms) measure the steady state. The first second of a run
@@ -16,9 +24,9 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 const START_ROUNDS = 10;
 const CONCURRENCY = [16, 128, 512];
 
-async function startServer(): Promise<{ baseURL: string; stop: () => void }> {
+async function startServer(latencyMs = LATENCY_MS): Promise<{ baseURL: string; stop: () => void }> {
   const here = dirname(fileURLToPath(import.meta.url));
-  const child = spawn(process.execPath, [join(here, 'fake-server.js'), String(LATENCY_MS)], {
+  const child = spawn(process.execPath, [join(here, 'fake-server.js'), String(latencyMs)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<string>((resolve, reject) => {
@@ -45,7 +53,23 @@ const tasks = (n: number, tag: string): Task[] =>
     prompt: `Task ${i}.`,
   }));
 
-async function measure(baseURL: string, concurrency: number, episodes: number, tag: string, undici = false) {
+interface Scenario {
+  adapter: Pick<TaskAdapter, 'createEnvironment' | 'verifier'>;
+  tasks: (n: number, tag: string) => Task[];
+  /** Requests per episode. */
+  steps: number;
+}
+
+const oneStep: Scenario = { adapter, tasks, steps: 1 };
+
+async function measure(
+  baseURL: string,
+  concurrency: number,
+  episodes: number,
+  tag: string,
+  undici = false,
+  scenario: Scenario = oneStep,
+) {
   const agent = createOpenAIAgent({
     model: 'fake',
     baseURL,
@@ -57,14 +81,15 @@ async function measure(baseURL: string, concurrency: number, episodes: number, t
   const t0 = performance.now();
   let n = 0;
   for await (const t of collectRollouts({
-    tasks: tasks(episodes, tag),
-    adapter,
+    tasks: scenario.tasks(episodes, tag),
+    adapter: scenario.adapter,
     agent,
     groupSize: 1,
     concurrency,
+    maxSteps: scenario.steps,
   })) {
     if (t.error) throw new Error(`episode ${t.id} failed: ${t.error.message}`);
-    n++;
+    n += t.steps.length;
   }
   const seconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
@@ -100,6 +125,156 @@ async function measureBare(baseURL: string, concurrency: number, requests: numbe
   const cpu = process.cpuUsage(cpu0);
   agent.destroy();
   return { n: requests, seconds, cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / requests };
+}
+
+/**
+ * The comparison: a plain loop over the `openai` SDK as a user would write it (default client, Node's fetch),
+ * `concurrency` workers each playing episodes of the scenario with the requests our agent sends (same
+ * system prompt, transcript and admissible actions) and reading the action off the reply's text; no retries
+ * of ours, no cache, no chat record, no trajectory.
+ */
+async function measureSdkLoop(baseURL: string, concurrency: number, episodes: number, scenario: Scenario) {
+  const client = new OpenAI({ baseURL, apiKey: 'EMPTY', timeout: 30_000 });
+  const list = scenario.tasks(episodes, 'sdk');
+  let next = 0;
+  let requests = 0;
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: Math.min(concurrency, list.length) }, async () => {
+      while (next < list.length) {
+        const task = list[next++] as Task;
+        const env = await scenario.adapter.createEnvironment(task);
+        const system = renderSystemPrompt(DEFAULT_SYSTEM_PROMPT, { task, condition: 0, mode: 'text' });
+        let observation = await env.reset();
+        const opening = observation.includes(task.prompt) ? observation : `${task.prompt}\n\n${observation}`;
+        const history: ChatCompletionMessageParam[] = [{ role: 'system', content: system }];
+        const steps: TrajectoryStep[] = [];
+        for (let step = 0; step < Math.min(scenario.steps, env.maxSteps); step++) {
+          const shown = step === 0 ? opening : observation;
+          const admissible = env.admissibleActions?.();
+          const last = admissible?.length
+            ? `${shown}\n\nAdmissible actions: ${admissible.join(', ')}`
+            : shown;
+          const response = await client.chat.completions.create({
+            model: 'fake',
+            messages: [...history, { role: 'user', content: last }],
+            seed: step,
+          });
+          requests++;
+          const text = response.choices[0]?.message.content ?? '';
+          const action = /<action>([\s\S]*?)<\/action>/.exec(text)?.[1]?.trim() ?? '';
+          history.push({ role: 'user', content: shown }, { role: 'assistant', content: text });
+          const result = await env.step(action);
+          steps.push({ index: step, observation, action, reward: result.reward, done: result.done });
+          observation = result.observation;
+          if (result.done) break;
+        }
+        await env.close?.();
+        const trajectory = {
+          id: task.id,
+          taskId: task.id,
+          family: task.family,
+          condition: 0 as const,
+          steps,
+        };
+        await scenario.adapter.verifier(task).verify(task, {
+          ...trajectory,
+          reward: 0,
+          verdict: { score: 0, passed: false },
+          seed: 0,
+          durationMs: 0,
+        });
+      }
+    }),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
+  return { n: requests, seconds, cpuMsPerRequest: (cpu.user + cpu.system) / 1000 / requests };
+}
+
+/** Real household games (`@skillrl/task-household`), 20 steps each: the transcript grows every step. */
+const householdTasks = household.load({ split: 'train', limit: 256, seed: 0 }) as Task[];
+const householdScenario: Scenario = {
+  adapter: household,
+  tasks: (n, tag) =>
+    Array.from({ length: n }, (_, i) => {
+      const task = householdTasks[i % householdTasks.length] as Task;
+      return { ...task, id: `${tag}-${i}-${task.id}` };
+    }),
+  steps: 20,
+};
+
+/**
+ * Ours (collectRollouts over the agent, default transport) against the plain SDK loop, at 128 in flight and
+ * zero latency, where CPU per request sets the pace. Both rows use the same fake server, in its own process
+ * (so its CPU is charged to neither client), and alternate within each repetition so that a change in the
+ * machine's load hits both; the ratio is the median of the per-repetition ratios.
+ */
+async function compareWithSdkLoop(repetitions: number) {
+  const fast = await startServer(0);
+  try {
+    const concurrency = 128;
+    const scenarios: [string, Scenario, number][] = [
+      ['one-step episodes', oneStep, concurrency * ROUNDS],
+      [
+        `household, ${householdScenario.steps} steps`,
+        householdScenario,
+        Math.ceil((concurrency * ROUNDS) / householdScenario.steps),
+      ],
+    ];
+    const rows = [];
+    for (const [name, scenario, episodes] of scenarios) {
+      await measure(fast.baseURL, concurrency, Math.ceil(2000 / scenario.steps), 'sdk-jit', false, scenario);
+      await measureSdkLoop(fast.baseURL, concurrency, Math.ceil(2000 / scenario.steps), scenario);
+      const ours: { rps: number; cpu: number }[] = [];
+      const sdk: { rps: number; cpu: number }[] = [];
+      for (let rep = 0; rep < repetitions; rep++) {
+        const a = async () => {
+          const r = await measure(fast.baseURL, concurrency, episodes, `sdk${rep}`, false, scenario);
+          ours.push({ rps: r.n / r.seconds, cpu: r.cpuMsPerRequest });
+        };
+        const b = async () => {
+          const r = await measureSdkLoop(fast.baseURL, concurrency, episodes, scenario);
+          sdk.push({ rps: r.n / r.seconds, cpu: r.cpuMsPerRequest });
+        };
+        // Alternate which side goes first, so neither always runs right after the other.
+        if (rep % 2 === 0) {
+          await a();
+          await b();
+        } else {
+          await b();
+          await a();
+        }
+      }
+      const ratios = ours.map((o, i) => o.rps / (sdk[i]?.rps ?? Number.NaN));
+      rows.push({
+        scenario: name,
+        requests: episodes * scenario.steps,
+        'ours (req/s)': Math.round(median(ours.map((o) => o.rps))),
+        'SDK loop (req/s)': Math.round(median(sdk.map((o) => o.rps))),
+        'ours / SDK loop': Number(median(ratios).toFixed(2)),
+        'per repetition': ratios.map((r) => r.toFixed(2)).join(' '),
+        'ours CPU ms/req': Number(median(ours.map((o) => o.cpu)).toFixed(3)),
+        'SDK loop CPU ms/req': Number(median(sdk.map((o) => o.cpu)).toFixed(3)),
+      });
+    }
+    const [load1] = loadavg();
+    console.log(
+      `ours against a plain openai-SDK loop: 128 in flight, zero latency, fake server in a child process, ` +
+        `${repetitions} alternating repetitions (medians), ${cpus().length} CPUs, load average ${load1?.toFixed(1)}`,
+    );
+    console.table(rows);
+  } finally {
+    fast.stop();
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+if (process.env.BENCH_ONLY === 'sdk') {
+  await compareWithSdkLoop(Number(process.env.BENCH_REPS ?? 3));
+  process.exit(0);
 }
 
 const server = await startServer();
@@ -175,7 +350,6 @@ try {
       ab[side]?.ratio.push(result.n / result.seconds / 1280);
     }
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
   console.log(`transport A/B at concurrency 128, ${ROUNDS} rounds, 3 alternating repetitions (medians)`);
   console.table(
     Object.entries(ab).map(([transport, v]) => ({
@@ -187,3 +361,4 @@ try {
 } finally {
   server.stop();
 }
+await compareWithSdkLoop(3);
