@@ -13,8 +13,9 @@
 //
 // Then two LLM runs against the testkit's fake OpenAI server (household, the openai agent recording its chat
 // turns, replies of a few sentences): SKILLC with trainer external, and Skill-R1 with the LLM editor. Their
-// run directories are measured as the CLI leaves them, and again after the run store's `segmentOnClose`
-// (each stream's open file closed into a gzip segment, as a session that passes the option does at its end).
+// run directories are measured as the CLI leaves them (a session gzips each open file of at least
+// `store.compressOnCloseBytes`, 1 MiB, into a segment when it closes), and again after the run store's
+// `segmentOnClose` with no size floor (every open file closed into a gzip segment).
 //
 // Each length is an ordinary `skillrl run` (the CLI in a child process, the same code as the binary) of the
 // example with `internalize.steps` changed; peak RSS is that process's own (`process.resourceUsage().maxRSS`).

@@ -66,6 +66,12 @@ export interface RunStoreOptions {
    * run directories open by name. Every reader of this package reads both layouts.
    */
   segmentOnClose?: boolean;
+  /**
+   * With `segmentOnClose`, only open files holding at least this many bytes are closed into segments; smaller
+   * ones stay plain `<stream>.jsonl` (readable with any tool, and too small to be worth compressing).
+   * Default 0: every open file that holds records.
+   */
+  segmentOnCloseBytes?: number;
 }
 
 export interface Snapshot<T = JsonValue> {
@@ -574,8 +580,10 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
     close() {
       if (closed) return;
       const held = new Map<string, number>(openCounts);
+      const heldBytes = new Map<string, number>();
       for (const [stream, state] of open) {
         held.set(stream, state.openCount);
+        heldBytes.set(stream, state.bytes);
         if (state.fd === -1) continue;
         try {
           guardWrite(openPath(stream), 'append a record', () => fsyncSync(state.fd), root);
@@ -589,8 +597,12 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
         // Best effort, and after every file is closed: a close in the `finally` of a failed run (a full disk)
         // must not hide that failure. A file left open or a segment left plain is read as it is, and the
         // next open compresses the plain segment.
+        const minBytes = options.segmentOnCloseBytes ?? 0;
         for (const [stream, records] of held) {
           if (records === 0 || !existsSync(openPath(stream))) continue;
+          // A stream not written in this process (held from disk) is measured on disk.
+          const bytes = heldBytes.get(stream) ?? statSync(openPath(stream)).size;
+          if (bytes < minBytes) continue;
           try {
             closeIntoSegment(stream, records);
           } catch (error) {

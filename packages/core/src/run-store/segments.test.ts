@@ -266,6 +266,26 @@ describe('segmented streams', () => {
     expect([...readRunStream(dir, 'rollouts')]).toEqual(written);
   });
 
+  it('segmentOnCloseBytes: only open files at least that large become segments; smaller ones stay plain', () => {
+    const dir = tempDir();
+    const rollouts = Array.from({ length: 40 }, (_, i) => record(i));
+    const store = openRunStore(dir, {
+      segmentBytes: 1 << 20,
+      segmentOnClose: true,
+      segmentOnCloseBytes: 2048,
+    });
+    store.appendMany('rollouts', rollouts);
+    store.append('events', { type: 'run:start' });
+    const rolloutBytes = statSync(join(dir, 'rollouts.jsonl')).size;
+    expect(rolloutBytes).toBeGreaterThan(2048);
+    expect(statSync(join(dir, 'events.jsonl')).size).toBeLessThan(2048);
+    store.close();
+    expect(segmentNames(dir)).toEqual(['rollouts.000001.n40.jsonl.gz']);
+    expect(existsSync(join(dir, 'rollouts.jsonl'))).toBe(false);
+    expect(readFileSync(join(dir, 'events.jsonl'), 'utf8')).toBe('{"type":"run:start"}\n');
+    expect([...readRunStream(dir, 'rollouts')]).toEqual(rollouts);
+  });
+
   it('property: any sequence of appends, closes and reopens under any layout option reads back every record once, in order', () => {
     const rng = createRng('run-store-layouts');
     for (let trial = 0; trial < 25; trial++) {

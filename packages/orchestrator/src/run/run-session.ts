@@ -132,6 +132,9 @@ export class RunSession {
       ...(options.onWarning ? { onWarning: options.onWarning } : {}),
       segmentBytes: layout.segmentBytes,
       compression: layout.compression,
+      // A run smaller than one segment is compressed too when it ends (store.compressOnCloseBytes).
+      segmentOnClose: layout.compression === 'gzip' && layout.compressOnCloseBytes < layout.segmentBytes,
+      segmentOnCloseBytes: layout.compressOnCloseBytes,
     });
     this.runId = dir.split(/[\\/]/).filter(Boolean).pop() as string;
     const outcomes = new Map<string, { passed: boolean; generation?: number }>();
