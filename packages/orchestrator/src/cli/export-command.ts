@@ -34,7 +34,8 @@ export function addExportCommand(program: Command, io: CliIo, withErrors: WithEr
           return;
         }
         io.out(`wrote ${result.rows} ${result.format} rows to ${result.path}`);
-        for (const note of result.notes) io.out(`note: ${note}`);
+        // Notes say what the rows leave out: on stderr, so `export … | head` and redirects keep only the summary.
+        for (const note of result.notes) io.err(`note: ${note}`);
       }),
     );
 }
