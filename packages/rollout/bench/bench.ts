@@ -272,6 +272,18 @@ async function compareWithSdkLoop(repetitions: number) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
+if (process.env.BENCH_ONLY === 'ours') {
+  // For profiling (`node --cpu-prof`): our side of the household comparison alone.
+  const fast = await startServer(0);
+  for (let rep = 0; rep < 3; rep++) {
+    const r = await measure(fast.baseURL, 128, 256, `ours${rep}`, false, householdScenario);
+    console.log(
+      `${Math.round(r.n / r.seconds)} req/s, ${r.cpuMsPerRequest.toFixed(3)} client CPU ms/request`,
+    );
+  }
+  fast.stop();
+  process.exit(0);
+}
 if (process.env.BENCH_ONLY === 'sdk') {
   await compareWithSdkLoop(Number(process.env.BENCH_REPS ?? 3));
   process.exit(0);

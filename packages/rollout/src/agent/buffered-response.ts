@@ -7,6 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http';
  */
 export class ResponseHeaders implements Iterable<[string, string]> {
   readonly #raw: IncomingHttpHeaders;
+  #sorted: [string, string][] | undefined;
 
   constructor(raw: IncomingHttpHeaders, omit: readonly string[] = []) {
     const kept: IncomingHttpHeaders = {};
@@ -30,11 +31,15 @@ export class ResponseHeaders implements Iterable<[string, string]> {
   }
 
   *entries(): IterableIterator<[string, string]> {
-    // Sorted by name, as `Headers` iterates.
-    for (const key of Object.keys(this.#raw).sort()) {
-      const value = this.get(key);
-      if (value !== null) yield [key, value];
+    // Sorted by name, as `Headers` iterates; worked out once, as the `openai` client iterates every response's.
+    if (!this.#sorted) {
+      this.#sorted = [];
+      for (const key of Object.keys(this.#raw).sort()) {
+        const value = this.get(key);
+        if (value !== null) this.#sorted.push([key, value]);
+      }
     }
+    for (const [key, value] of this.#sorted) yield [key, value];
   }
 
   *keys(): IterableIterator<string> {

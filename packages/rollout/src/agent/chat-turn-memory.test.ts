@@ -1,4 +1,11 @@
-import { chatTurnsOf, type Environment, type Task, type Trajectory } from '@skillrl/core';
+import {
+  type ChatTurn,
+  chatTurnsOf,
+  type Environment,
+  encodeChatTurn,
+  type Task,
+  type Trajectory,
+} from '@skillrl/core';
 import {
   type FakeChatRequest,
   type FakeOpenAIServer,
@@ -7,8 +14,10 @@ import {
   fakeTokenize,
   startFakeOpenAI,
 } from '@skillrl/testkit';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runEpisode } from '../episode/run-episode.js';
+import { createChatTurnMemory } from './chat-turn-memory.js';
 import { createOpenAIAgent } from './create-openai-agent.js';
 
 const servers: FakeOpenAIServer[] = [];
@@ -124,5 +133,55 @@ describe('the openai agent records each turn as sent and returned', () => {
     const { server, trajectory } = await play(false, { recordChat: false, returnTokenIds: false });
     expect(trajectory.steps.every((s) => s.info?.chat === undefined)).toBe(true);
     expect((server.requests[0]?.body as FakeChatRequest | undefined)?.return_token_ids).toBeUndefined();
+  });
+});
+
+describe('createChatTurnMemory', () => {
+  const step = (chat: unknown, index: number) =>
+    ({ index, observation: '', action: '', reward: 0, done: false, info: { chat } }) as never;
+
+  it('records exactly what core encodes from the turns as sent, whatever they hold', () => {
+    // Lookalikes: the same keys in another order (other JSON), NaN and null (the same JSON), a Date and its
+    // string (the same JSON), nested tool calls; each pick is a fresh object.
+    const pool = (): Record<string, unknown>[] => [
+      { role: 'user', content: 'a' },
+      { content: 'a', role: 'user' },
+      { role: 'user', content: Number.NaN },
+      { role: 'user', content: null },
+      { role: 'user', content: new Date(0) },
+      { role: 'user', content: new Date(1) },
+      { role: 'user', content: '1970-01-01T00:00:00.000Z' },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c', function: { name: 'f' } }] },
+      { role: 'assistant', content: null, tool_calls: [{ id: 'c', function: { name: 'g' } }] },
+    ];
+    const turn = fc.record({
+      messages: fc.array(fc.nat(8), { maxLength: 3 }),
+      tools: fc.option(fc.array(fc.nat(8), { maxLength: 2 }), { nil: undefined }),
+      reply: fc.nat(8),
+    });
+    fc.assert(
+      fc.property(fc.array(turn, { minLength: 1, maxLength: 4 }), (list) => {
+        const memory = createChatTurnMemory();
+        const history: never[] = [];
+        const turns = list.map(
+          (t) =>
+            ({
+              messages: t.messages.map((k) => pool()[k]),
+              ...(t.tools ? { tools: t.tools.map((k) => pool()[k]) } : {}),
+              reply: pool()[t.reply],
+            }) as unknown as ChatTurn,
+        );
+        turns.forEach((sent, i) => {
+          const copy = JSON.parse(JSON.stringify(sent)) as ChatTurn;
+          const record = memory.record(history, sent);
+          const expected = encodeChatTurn(turns[i - 1], sent);
+          expect(JSON.stringify(record)).toBe(JSON.stringify(expected));
+          // The turn as sent is left as it was.
+          expect(JSON.stringify(sent)).toBe(JSON.stringify(copy));
+          history.push(step(record, i));
+        });
+      }),
+      { numRuns: 1000, seed: 7 },
+    );
   });
 });

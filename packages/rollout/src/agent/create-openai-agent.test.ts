@@ -266,3 +266,41 @@ describe('createOpenAIAgent: request cache', () => {
     }
   });
 });
+
+describe('createOpenAIAgent: the system prompt, rendered once per family and skill', () => {
+  it('follows a skill edited in place, the condition and the family, as if rendered every time', async () => {
+    const server = await serve({ script: ['<action>look</action>'] });
+    const agent = createOpenAIAgent({ model: 'm', baseURL: server.baseURL });
+    const edited: Skill = { ...skill };
+    await agent.act(context({ condition: 1, skill: edited }));
+    await agent.act(context({ condition: 1, skill: edited }));
+    edited.body = 'Dry it with a towel.';
+    await agent.act(context({ condition: 1, skill: edited }));
+    await agent.act(context({ condition: 0, skill: edited }));
+    await agent.act(context({ task: { ...task, family: 'heat' }, condition: 0 }));
+    const systems = server.requests.map((r) => systemOf(r.body));
+    expect(systems[0]).toContain('Rinse it at the sink first.');
+    expect(systems[1]).toBe(systems[0]);
+    expect(systems[2]).toContain('Dry it with a towel.');
+    expect(systems[2]).not.toContain('Rinse');
+    expect(systems[3]).not.toContain('<skill');
+    expect(systems[4]).toBe(systems[3]);
+  });
+
+  it('calls a function template for every request, with what it may read', async () => {
+    const server = await serve({ script: ['<action>look</action>'] });
+    const seen: unknown[] = [];
+    const agent = createOpenAIAgent({
+      model: 'm',
+      baseURL: server.baseURL,
+      systemPrompt: (input) => {
+        seen.push(input.admissibleActions);
+        return `family ${input.task.family}, ${input.admissibleActions?.length ?? 0} actions`;
+      },
+    });
+    await agent.act(context({ admissibleActions: ['look'] }));
+    await agent.act(context({ admissibleActions: ['look', 'go to sink 1'] }));
+    expect(seen).toEqual([['look'], ['look', 'go to sink 1']]);
+    expect(systemOf(server.requests[1]?.body)).toBe('family pick, 2 actions');
+  });
+});

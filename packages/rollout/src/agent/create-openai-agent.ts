@@ -5,6 +5,7 @@ import {
   type ChatTurn,
   type ChatTurnRecord,
   InvalidArgumentError,
+  type Skill,
   type Usage,
 } from '@skillrl/core';
 import type {
@@ -104,19 +105,58 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       ? options.actionParser
       : createActionParser(options.actionParser);
 
-  const buildBody = (context: AgentContext): ChatCompletionCreateParamsNonStreaming => {
-    const system = renderSystemPrompt(
-      options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT,
+  const template = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+  // A string template reads only the family, the skill and the mode: its rendering is kept per family (and
+  // per skill, checked against the skill's content, which may be edited in place) instead of being redone
+  // for every step of every episode. A function template is called each time, as it may read anything.
+  const plainPrompts = new Map<string, string>();
+  const skillPrompts = new WeakMap<
+    Skill,
+    { name: string; description: string; body: string; byFamily: Map<string, string> }
+  >();
+  const systemPromptOf = (context: AgentContext): string => {
+    const skill = context.condition === 1 ? context.skill : undefined;
+    if (typeof template === 'string') {
+      let byFamily = plainPrompts;
+      if (skill) {
+        let known = skillPrompts.get(skill);
+        if (
+          !known ||
+          known.name !== skill.name ||
+          known.description !== skill.description ||
+          known.body !== skill.body
+        ) {
+          known = { name: skill.name, description: skill.description, body: skill.body, byFamily: new Map() };
+          skillPrompts.set(skill, known);
+        }
+        byFamily = known.byFamily;
+      }
+      const cached = byFamily.get(context.task.family);
+      if (cached !== undefined) return cached;
+      const rendered = renderSystemPrompt(
+        template,
+        { task: context.task, condition: context.condition, mode, ...(skill ? { skill } : {}) },
+        options.skillTemplate,
+      );
+      byFamily.set(context.task.family, rendered);
+      return rendered;
+    }
+    return renderSystemPrompt(
+      template,
       {
         task: context.task,
         condition: context.condition,
         mode,
-        ...(context.condition === 1 && context.skill ? { skill: context.skill } : {}),
+        ...(skill ? { skill } : {}),
         ...(context.admissibleActions ? { admissibleActions: context.admissibleActions } : {}),
         ...(context.tools ? { tools: context.tools } : {}),
       },
       options.skillTemplate,
     );
+  };
+
+  const buildBody = (context: AgentContext): ChatCompletionCreateParamsNonStreaming => {
+    const system = systemPromptOf(context);
     const messages = buildMessages(context, {
       system,
       mode,
@@ -247,7 +287,8 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       });
       const action = decode(sent.response, sent.latencyMs, sent.usage, context);
       const chat = recordTurn(body, sent.response, context);
-      if (chat) action.info = { ...action.info, chat };
+      // `decode` made this info object for this action alone: extended in place.
+      if (chat) (action.info as Record<string, unknown>).chat = chat;
       return action;
     },
     stats: () => connection.stats(),

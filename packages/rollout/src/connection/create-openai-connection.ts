@@ -193,7 +193,7 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
         }),
       {
         retry,
-        rng: rng.fork(key),
+        rng: () => rng.fork(key),
         label: `chat completion for ${options.model}`,
         ...(signal ? { signal } : {}),
         onRetry: (event) => options.onRetry?.({ ...event, baseURL: current }),

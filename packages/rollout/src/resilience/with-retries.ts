@@ -12,8 +12,11 @@ export interface RetryEvent {
 
 export interface WithRetriesOptions {
   retry: ResolvedRetryOptions;
-  /** Jitter source; seed it per request so that a run's waits are reproducible. */
-  rng: Rng;
+  /**
+   * Jitter source; seed it per request so that a run's waits are reproducible. A function is called at the
+   * first retry only: most calls never retry, and deriving a stream costs a hash of its key.
+   */
+  rng: Rng | (() => Rng);
   signal?: AbortSignal;
   /** What the call is, for error messages ("POST http://…/chat/completions"). */
   label: string;
@@ -35,7 +38,8 @@ export async function withRetries<T>(
   call: (attempt: number) => Promise<T>,
   options: WithRetriesOptions,
 ): Promise<T> {
-  const { retry, rng, signal, label } = options;
+  const { retry, signal, label } = options;
+  let rng = typeof options.rng === 'function' ? undefined : options.rng;
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) throw signal.reason;
     try {
@@ -53,6 +57,7 @@ export async function withRetries<T>(
           ...(status === undefined ? {} : { status }),
         });
       }
+      rng ??= (options.rng as () => Rng)();
       const delayMs = retryDelay(attempt, error, retry, rng);
       options.onRetry?.({ retry: attempt + 1, delayMs, error });
       await abortableSleep(delayMs, signal);
