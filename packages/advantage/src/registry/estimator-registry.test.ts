@@ -1,6 +1,6 @@
 import type { AdvantageEstimator } from '@skillrl/core';
 import { RegistryError } from '@skillrl/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createEstimator,
   listEstimators,
@@ -78,5 +78,21 @@ describe('estimator registry', () => {
     expect(unregisterEstimator('missing')).toBe(false);
     expect(() => registerEstimator('', constant)).toThrow(/name/);
     expect(() => registerEstimator('x', 5 as never)).toThrow(/factory/);
+  });
+
+  it('is one registry across copies of the module (the ESM and CJS builds): a name registered in one is seen by the other', async () => {
+    registerEstimator('constant', constant);
+    vi.resetModules();
+    // A fresh instance of the module, as the other build (or another installed copy) would be.
+    const copy: string = './estimator-registry.js?copy';
+    const other = (await import(/* @vite-ignore */ copy)) as typeof import('./estimator-registry.js');
+    expect(other.registerEstimator).not.toBe(registerEstimator);
+    expect(other.listEstimators()).toContain('constant');
+    expect(other.createEstimator('constant').name).toBe('constant');
+    // verl's rule holds across copies: the same function again is fine, a different one is refused.
+    other.registerEstimator('constant', constant);
+    expect(() => other.registerEstimator('constant', () => constant())).toThrow(/already registered/);
+    expect(other.unregisterEstimator('constant')).toBe(true);
+    expect(listEstimators()).not.toContain('constant');
   });
 });

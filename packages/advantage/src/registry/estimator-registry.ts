@@ -4,13 +4,29 @@ import { BUILTIN_ESTIMATORS, type BuiltinEstimatorOptions } from './builtin-esti
 
 type Factory = (options?: unknown) => AdvantageEstimator;
 
-// Built in at first use rather than by a module side effect, so bundlers that honour `sideEffects: false`
-// cannot drop the built-in registrations.
-let registry: Map<string, Factory> | undefined;
+// One registry per process, kept on a global symbol: this package ships an ESM and a CommonJS build, and a
+// plugin that registers through `require` must be seen by a run started through `import` (the dual-package
+// hazard), and so must two installed copies of the package. Built in at first use rather than by a module
+// side effect, so bundlers that honour `sideEffects: false` cannot drop the built-in registrations; the
+// first build to ask fills it with its built-ins.
+const REGISTRY = Symbol.for('skillrl.advantage.estimator-registry');
+
+interface SharedRegistry {
+  version: 1;
+  factories: Map<string, Factory>;
+}
 
 function entries(): Map<string, Factory> {
-  if (!registry) registry = new Map(BUILTIN_ESTIMATORS.map(([name, factory]) => [name, factory as Factory]));
-  return registry;
+  const holder = globalThis as unknown as Record<symbol, SharedRegistry | undefined>;
+  let shared = holder[REGISTRY];
+  if (shared === undefined) {
+    shared = {
+      version: 1,
+      factories: new Map(BUILTIN_ESTIMATORS.map(([name, factory]) => [name, factory as Factory])),
+    };
+    Object.defineProperty(globalThis, REGISTRY, { value: shared, configurable: false, enumerable: false });
+  }
+  return shared.factories;
 }
 
 function checkName(name: unknown): asserts name is string {
