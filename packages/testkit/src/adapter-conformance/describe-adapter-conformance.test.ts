@@ -40,10 +40,16 @@ describe('describeAdapterConformance on a broken adapter', () => {
     expect(
       status.get('plays episodes through reset/step within maxSteps, and the verifier judges them in [0, 1]'),
     ).toBe('failed');
+    // Its verifier passes everything, an episode without steps too.
+    expect(
+      status.get(
+        'judges the trajectory it is given: the same verdict again from a copy, no pass without steps',
+      ),
+    ).toBe('failed');
     expect(
       status.get('ships skills that are valid SKILL.md and round-trip through formatSkill/parseSkill'),
     ).toBe('failed');
-    expect(report.numFailedTests).toBe(4);
+    expect(report.numFailedTests).toBe(5);
   });
 });
 
@@ -58,12 +64,43 @@ describe('describeAdapterConformance plays episodes as real runs record them', (
     expect(exit).toBe(1);
     expect(solved('sorting-reading-info-env-sorted')).toBe('passed');
     expect(solved('sorting-reading-info-sorted')).toBe('failed');
-    // That check is the only one the misplaced read fails: random play rarely sorts, and scores in [0, 1].
-    expect(report.numFailedTests).toBe(1);
+    // Without solve it fails too: two of the random episodes sort the row, and the verifier scores them 0.
+    const agrees = (adapter: string) =>
+      results.find((a) => a.fullName.includes(adapter) && a.title.startsWith('scores no episode 0'))?.status;
+    expect(agrees('sorting-reading-info-env-sorted')).toBe('passed');
+    expect(agrees('sorting-reading-info-sorted')).toBe('failed');
+    // Those are the only checks the misplaced read fails.
+    expect(report.numFailedTests).toBe(2);
     expect(
       results
         .filter((a) => a.fullName.includes('sorting-reading-info-env-sorted'))
         .every((a) => a.status === 'passed'),
     ).toBe(true);
+  });
+});
+
+describe('describeAdapterConformance catches what passes a naive kit and scores 0 in real runs', () => {
+  it('fails each broken pick adapter on its own check, and passes the right one', () => {
+    const { status: exit, report } = runFixture('kit-gaps.fixture-test.ts');
+    const results = report.testResults.flatMap((f) => f.assertionResults);
+    const failed = (adapter: string) =>
+      results
+        .filter((a) => a.fullName.includes(`conformance: ${adapter} `) && a.status === 'failed')
+        .map((a) => a.title);
+    expect(exit).toBe(1);
+    expect(failed('pick-reading-info-env-won')).toEqual([]);
+    // Without solve: won episodes scored 0, because trajectory.reward is 0 until the verdict sets it.
+    expect(failed('pick-reading-trajectory-reward')).toEqual([
+      'scores no episode 0 that the environment reports won (info.env.won or success, or reward 1)',
+    ]);
+    // It reads the last environment created, not the trajectory: right while episodes run one by one.
+    expect(failed('pick-reading-the-last-environment')).toEqual([
+      'judges the trajectory it is given: the same verdict again from a copy, no pass without steps',
+    ]);
+    // The environment takes "CAT", so the verifier passes; a policy choosing among "cat", … never sends it.
+    expect(failed('pick-solved-shouting')).toEqual([
+      'plays its solution from admissibleActions() alone, where the environment lists them',
+    ]);
+    expect(report.numFailedTests).toBe(3);
   });
 });

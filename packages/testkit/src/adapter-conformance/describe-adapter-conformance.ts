@@ -13,6 +13,7 @@ import {
   validateSkill,
 } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
+import { environmentWon } from './environment-won.js';
 import { loadEpisodeRunner } from './load-episode-runner.js';
 
 export interface AdapterConformanceOptions {
@@ -40,7 +41,9 @@ export interface AdapterConformanceOptions {
    * Actions that solve a task (an expert's plan, a demo), when the adapter can give them. The kit plays them
    * through the episode runner and expects the verifier to pass: a verifier that reads the environment's
    * info anywhere but `step.info.env` (where real runs record it) fails here instead of scoring 0 in every
-   * run. Without it that check is skipped.
+   * run. Where the environment lists admissible actions, each of the plan's must be among them. Without
+   * `solve` those two checks are skipped; the verdict is still checked against the environment's own "won"
+   * on the kit's random and scripted episodes.
    */
   solve?: (task: Task) => readonly string[] | Promise<readonly string[]>;
 }
@@ -116,13 +119,24 @@ function isPlainJson(value: unknown): boolean {
   return Object.values(value).every((v) => v === undefined || isPlainJson(v));
 }
 
+/** One episode the kit played, and what it saw on the way. */
+interface PlayedEpisode {
+  task: Task;
+  trajectory: Trajectory;
+  /** Breaks of the reset/step contract. */
+  problems: string[];
+  maxSteps: number;
+  /** Whether the environment lists admissible actions. */
+  listsActions: boolean;
+}
+
 /** Plays one episode of `task` through `@skillrl/rollout`'s runEpisode; returns it and the contract breaks. */
 async function playEpisode(
   adapter: TaskAdapter,
   task: Task,
   choose: (context: AgentContext) => string,
   seed: number,
-): Promise<{ trajectory: Trajectory; problems: string[]; maxSteps: number }> {
+): Promise<PlayedEpisode> {
   const runEpisode = await loadEpisodeRunner();
   // Tasks travel through rollouts.jsonl: the environment must come back from the JSON copy.
   const copy = JSON.parse(JSON.stringify(task)) as Task;
@@ -143,11 +157,145 @@ async function playEpisode(
     seed,
     ...(adapter.tools ? { tools: adapter.tools } : {}),
   });
-  return { trajectory, problems, maxSteps: env.maxSteps };
+  return {
+    task,
+    trajectory,
+    problems,
+    maxSteps: env.maxSteps,
+    listsActions: typeof env.admissibleActions === 'function',
+  };
+}
+
+/**
+ * The kit's own episodes of a split: random admissible actions (or the given ones, where the environment
+ * lists none), and, where it lists them, the given actions too (`actions(task)`, else the task's answer),
+ * which play a task's answer where random play may never reach it.
+ */
+async function playOwnEpisodes(
+  adapter: TaskAdapter,
+  tasks: readonly Task[],
+  split: string,
+  seed: number,
+  actionsFor: (task: Task) => readonly string[],
+): Promise<PlayedEpisode[]> {
+  const rng = createRng(seed).fork(`conformance/${split}`);
+  const played: PlayedEpisode[] = [];
+  for (const task of tasks) {
+    const given = actionsFor(task);
+    const scripted = ({ stepIndex }: AgentContext) => given[stepIndex % given.length] ?? 'noop';
+    const own = rng.fork(task.id);
+    const random = await playEpisode(
+      adapter,
+      task,
+      (context) =>
+        context.admissibleActions && context.admissibleActions.length > 0
+          ? own.pick(context.admissibleActions)
+          : scripted(context),
+      rng.seedFor(task.id),
+    );
+    played.push(random);
+    if (random.listsActions) played.push(await playEpisode(adapter, task, scripted, rng.seedFor(task.id)));
+  }
+  return played;
+}
+
+/** An episode played by `solve(task)`, with the plan's actions that were not admissible when played. */
+interface SolvedEpisode extends PlayedEpisode {
+  plan: string[];
+  inadmissible: string[];
+}
+
+async function playSolvedEpisodes(
+  adapter: TaskAdapter,
+  tasks: readonly Task[],
+  seed: number,
+  solve: NonNullable<AdapterConformanceOptions['solve']>,
+): Promise<SolvedEpisode[]> {
+  const solved: SolvedEpisode[] = [];
+  for (const task of tasks) {
+    const plan = [...(await solve(JSON.parse(JSON.stringify(task)) as Task))];
+    const inadmissible: string[] = [];
+    const played = await playEpisode(
+      adapter,
+      task,
+      ({ stepIndex, admissibleActions }) => {
+        const action = plan[stepIndex] ?? 'noop';
+        // A policy picks among the listed actions: one outside the list is a move no trained agent makes.
+        if (admissibleActions && admissibleActions.length > 0 && !admissibleActions.includes(action)) {
+          inadmissible.push(
+            `step ${stepIndex}: ${JSON.stringify(action)} is not among ${JSON.stringify(admissibleActions.slice(0, 12))}${admissibleActions.length > 12 ? ` (and ${admissibleActions.length - 12} more)` : ''}`,
+          );
+        }
+        return action;
+      },
+      createRng(seed).seedFor(task.id),
+    );
+    solved.push({ ...played, plan, inadmissible });
+  }
+  return solved;
+}
+
+/** The trajectory as the runner hands it to the verifier: before the verdict, so `reward` is still 0. */
+function asVerifierSeesIt(trajectory: Trajectory): Trajectory {
+  const copy = JSON.parse(JSON.stringify(trajectory)) as Trajectory;
+  return { ...copy, reward: 0, verdict: { score: 0, passed: false } };
+}
+
+/**
+ * What a verifier that judges the trajectory it is given must do, over the episodes played: give each the
+ * same verdict again, from a JSON copy and in reverse order with a fresh verifier (one that reads a
+ * variable the last environment set, or anything but its argument, gives another), and not pass an
+ * episode with its steps and answer taken away. Returns the breaks, in words.
+ */
+async function verdictsIgnoringTheTrajectory(
+  adapter: TaskAdapter,
+  played: readonly PlayedEpisode[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  const finished = played.filter((p) => p.trajectory.error === undefined);
+  for (const { task, trajectory } of [...finished].reverse()) {
+    const copy = JSON.parse(JSON.stringify(task)) as Task;
+    const again = await adapter.verifier(copy).verify(copy, asVerifierSeesIt(trajectory));
+    const before = { score: trajectory.verdict.score, passed: trajectory.verdict.passed };
+    const after = { score: again?.score, passed: again?.passed };
+    if (before.score !== after.score || before.passed !== after.passed) {
+      problems.push(
+        `${task.id}: the same trajectory judged again gives ${JSON.stringify(after)}, first ${JSON.stringify(before)}`,
+      );
+    }
+  }
+  const blanked = new Set<string>();
+  for (const { task, trajectory } of finished) {
+    if (blanked.has(task.id)) continue;
+    blanked.add(task.id);
+    const { answer: _answer, ...rest } = asVerifierSeesIt(trajectory);
+    const copy = JSON.parse(JSON.stringify(task)) as Task;
+    let passed = false;
+    try {
+      passed = (await adapter.verifier(copy).verify(copy, { ...rest, steps: [] }))?.passed === true;
+    } catch {
+      // A verifier that throws on an empty episode fails it (the runner scores the error 0).
+    }
+    if (passed) problems.push(`${task.id}: an episode with no steps and no answer passes`);
+  }
+  return problems;
+}
+
+/** Episodes the environment reports won (`environmentWon`) that the verdict scores 0, in words. */
+function wonByEnvironmentScoredZero(adapter: TaskAdapter, played: readonly PlayedEpisode[]): string[] {
+  return played
+    .filter(
+      ({ trajectory: t }) =>
+        t.error === undefined && environmentWon(t) && !t.verdict.passed && t.verdict.score === 0,
+    )
+    .map(({ task, trajectory: t }) => {
+      const last = t.steps.at(-1);
+      return `${task.id}: the environment reported it won (last step reward ${last?.reward}, info.env ${JSON.stringify(last?.info?.env)}) and the verifier "${adapter.verifier(task).name}" scored it ${JSON.stringify(t.verdict)}`;
+    });
 }
 
 /** What every played episode must satisfy, whoever chose its actions. */
-function expectSoundEpisode(played: { trajectory: Trajectory; problems: string[]; maxSteps: number }) {
+function expectSoundEpisode(played: PlayedEpisode) {
   const { trajectory, problems, maxSteps } = played;
   expect(problems, 'the environment keeps the reset/step contract').toEqual([]);
   expect(trajectory.error, `the episode ran to its end: ${trajectory.error?.message}`).toBeUndefined();
@@ -167,7 +315,9 @@ function expectSoundEpisode(played: { trajectory: Trajectory; problems: string[]
  * (from a JSON copy of each task, as tasks travel through run files) with random admissible actions (or
  * given ones) through `@skillrl/rollout`'s `runEpisode` — the runner real runs use, so the verifier judges
  * the trajectory real runs record (the environment's info at `step.info.env`) — checks the reset/step
- * contract and the verdicts, with `solve` expects the adapter's own solutions to pass, and round-trips
+ * contract and the verdicts, that no episode the environment reports won (`environmentWon`) scores 0, that
+ * the verdict follows from the trajectory it is given (the same again from a copy, no pass without steps),
+ * with `solve` expects the adapter's own solutions to pass from admissible actions alone, and round-trips
  * `skills()` through SKILL.md.
  *
  * ```ts
@@ -225,40 +375,53 @@ export function describeAdapterConformance(
           }
         });
 
+        // Played once, for the tests that read them (each test awaits the same episodes).
+        let own: Promise<PlayedEpisode[]> | undefined;
+        const ownEpisodes = () => {
+          own ??= Promise.resolve(adapter.load({ split, limit, seed })).then((tasks) =>
+            playOwnEpisodes(adapter, tasks.slice(0, episodes), split, seed, actionsFor),
+          );
+          return own;
+        };
+        let solved: Promise<SolvedEpisode[]> | undefined;
+        const solvedEpisodes = () => {
+          const solve = options.solve as NonNullable<AdapterConformanceOptions['solve']>;
+          solved ??= Promise.resolve(adapter.load({ split, limit, seed })).then((tasks) =>
+            playSolvedEpisodes(adapter, tasks.slice(0, episodes), seed, solve),
+          );
+          return solved;
+        };
+
         it('plays episodes through reset/step within maxSteps, and the verifier judges them in [0, 1]', async () => {
-          const tasks = (await adapter.load({ split, limit, seed })).slice(0, episodes);
-          const rng = createRng(seed).fork(`conformance/${split}`);
-          for (const task of tasks) {
-            const given = actionsFor(task);
-            const own = rng.fork(task.id);
-            // Random admissible actions (or the given ones), through the runner real runs use.
-            const played = await playEpisode(
-              adapter,
-              task,
-              ({ admissibleActions, stepIndex }) =>
-                admissibleActions && admissibleActions.length > 0
-                  ? own.pick(admissibleActions)
-                  : (given[stepIndex % given.length] ?? 'noop'),
-              rng.seedFor(task.id),
-            );
-            expectSoundEpisode(played);
-          }
+          // Random admissible actions (and the given ones), through the runner real runs use.
+          for (const played of await ownEpisodes()) expectSoundEpisode(played);
+        });
+
+        it('scores no episode 0 that the environment reports won (info.env.won or success, or reward 1)', async () => {
+          const zeroed = wonByEnvironmentScoredZero(adapter, await ownEpisodes());
+          expect(
+            zeroed,
+            "the verifier scores 0 what the environment reports won: real runs record the environment's info at " +
+              'trajectory.steps.at(-1)?.info?.env (not info), and trajectory.reward is 0 until the verdict sets it',
+          ).toEqual([]);
+        });
+
+        it('judges the trajectory it is given: the same verdict again from a copy, no pass without steps', async () => {
+          const played = [...(await ownEpisodes()), ...(options.solve ? await solvedEpisodes() : [])];
+          const problems = await verdictsIgnoringTheTrajectory(adapter, played);
+          expect(
+            problems,
+            'the verdict must follow from (task, trajectory) alone, as runs recompute it from rollouts.jsonl\n' +
+              problems.slice(0, 5).join('\n'),
+          ).toEqual([]);
         });
 
         it.skipIf(!options.solve)(
           'passes the episodes its own solution plays, recorded as real runs record them (step.info.env)',
           async () => {
-            const solve = options.solve as NonNullable<AdapterConformanceOptions['solve']>;
-            const tasks = (await adapter.load({ split, limit, seed })).slice(0, episodes);
-            for (const task of tasks) {
-              const plan = [...(await solve(JSON.parse(JSON.stringify(task)) as Task))];
-              const played = await playEpisode(
-                adapter,
-                task,
-                ({ stepIndex }) => plan[stepIndex] ?? 'noop',
-                createRng(seed).seedFor(task.id),
-              );
+            for (const played of await solvedEpisodes()) {
               expectSoundEpisode(played);
+              const { task, plan } = played;
               const { verdict, steps } = played.trajectory;
               expect(
                 verdict.passed,
@@ -267,6 +430,20 @@ export function describeAdapterConformance(
                   `last step's info here: ${JSON.stringify(steps.at(-1)?.info)}`,
               ).toBe(true);
             }
+          },
+        );
+
+        it.skipIf(!options.solve)(
+          'plays its solution from admissibleActions() alone, where the environment lists them',
+          async () => {
+            const outside = (await solvedEpisodes()).flatMap(({ task, inadmissible }) =>
+              inadmissible.map((why) => `${task.id}, ${why}`),
+            );
+            expect(
+              outside,
+              'solve(task) plays actions the environment does not list: an agent choosing among admissibleActions() never can\n' +
+                outside.slice(0, 5).join('\n'),
+            ).toEqual([]);
           },
         );
       });

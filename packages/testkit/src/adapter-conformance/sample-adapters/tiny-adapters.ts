@@ -159,3 +159,78 @@ export const brokenAdapter: TaskAdapter = {
   verifier: () => ({ name: 'too-generous', verify: () => ({ score: 2, passed: true }) }),
   skills: () => [{ name: 'Bad Name', description: 'd', body: 'b' }],
 };
+
+/** What the pick adapter's verifier reads: the first is right, the others are the traps the kit catches. */
+export type PickVerifierReads = 'info.env.won' | 'trajectory.reward' | 'the last environment';
+
+/**
+ * Pick the shown word among three, within three tries; the environment reads the action case-insensitively,
+ * lists the words in lower case, and says `won` (reward 1). The verifier reads the outcome from the last
+ * step's `info.env.won` (right), from `trajectory.reward` (0 until the runner sets it from the verdict: every
+ * won episode scores 0), or from the last environment created instead of the trajectory it is given.
+ */
+export function pickAdapter(
+  reads: PickVerifierReads,
+  name = `pick-reading-${reads.replaceAll(/\W+/g, '-')}`,
+) {
+  let lastEnvironment = { won: false };
+  const adapter: TaskAdapter = {
+    name,
+    families: ['pick'],
+    splits: ['train'],
+    load({ split, limit = 4, seed = 0 }) {
+      const rng = createRng(seed).fork(split);
+      return Array.from({ length: limit }, (_, i): Task => {
+        const offered = rng.shuffle(['ant', 'bee', 'cat', 'dog', 'elk']).slice(0, 3);
+        const word = rng.pick(offered);
+        return {
+          id: `pick/${split}/${seed}/${i}`,
+          family: 'pick',
+          split,
+          prompt: `Pick ${word}.`,
+          answer: word,
+          metadata: { offered },
+        };
+      });
+    },
+    createEnvironment(task) {
+      const state = { won: false, tries: 0 };
+      lastEnvironment = state;
+      const offered = task.metadata?.offered as string[];
+      return {
+        maxSteps: 3,
+        reset: () => `Pick ${String(task.answer)} among ${offered.join(', ')}.`,
+        admissibleActions: () => [...offered],
+        step(action) {
+          state.tries++;
+          state.won = action.trim().toLowerCase() === task.answer;
+          return {
+            observation: state.won ? 'Right.' : 'Wrong.',
+            reward: state.won ? 1 : 0,
+            done: state.won || state.tries >= 3,
+            info: { won: state.won },
+          };
+        },
+      };
+    },
+    verifier: () => ({
+      name: `won-from-${reads.replaceAll(/\W+/g, '-')}`,
+      verify: (_task, trajectory) => {
+        const won =
+          reads === 'info.env.won'
+            ? trajectory.steps.at(-1)?.info?.env?.won === true
+            : reads === 'trajectory.reward'
+              ? trajectory.reward >= 1
+              : lastEnvironment.won;
+        return { score: won ? 1 : 0, passed: won };
+      },
+    }),
+  };
+  return adapter;
+}
+
+/** The pick task's solution: the shown word, as listed. */
+export const solvePick = (task: Task): string[] => [String(task.answer)];
+
+/** The same word shouted: the environment takes it, but it is not among the admissible actions. */
+export const solvePickShouting = (task: Task): string[] => [String(task.answer).toUpperCase()];
