@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InvalidArgumentError, redactSecrets } from '@skillrl/core';
+import { InvalidArgumentError, redactSecrets, ValidationError } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import { Command, CommanderError } from 'commander';
-import { checkComponents } from '../components/check-components.js';
+import { checkConfigFile } from '../components/check-components.js';
 import { configSchema } from '../config/config-schema.js';
-import { configWarnings } from '../config/config-warnings.js';
 import { loadConfig, parseConfig } from '../config/load-config.js';
 import { runDemo } from '../demo/run-demo.js';
 import { type Evaluation, evaluate } from '../evaluate/evaluate.js';
@@ -431,46 +430,48 @@ export function createCli(io: CliIo = defaultIo): Command {
   program
     .command('check')
     .description(
-      "validate a config (schema, then every component: registry names known, packages found from the config's folder, exports of the right shape) without running anything",
+      "validate a config without running episodes: its schema, then every component built as `run` builds it (registry names known, packages found from the config's folder with the peers they import, plugin factories called and their results of the right shape), every problem in one pass",
     )
     .argument('<config>', 'YAML or JSON config file')
     .option('--json', 'print the result as JSON')
     .action(
       withErrors(async (file: string, opts: { json?: boolean }) => {
-        const loaded = loadConfig(file);
-        const checks = await checkComponents(loaded);
-        const problems = checks.filter((c) => c.error !== undefined);
-        const warnings = problems.length === 0 ? await configWarnings(loaded) : [];
+        const checked = await checkConfigFile(file);
+        const invalid = checked.issues.length > 0 ? new ValidationError('config', checked.issues) : undefined;
+        const problems = checked.components.filter((c) => c.error !== undefined);
+        const ok = invalid === undefined && problems.length === 0;
         if (opts.json) {
           io.out(
             JSON.stringify({
-              ok: problems.length === 0,
-              path: loaded.path,
-              method: loaded.config.method,
-              components: checks.map((c) => ({
+              ok,
+              path: checked.path,
+              method: checked.method,
+              ...(invalid ? { error: describeError(invalid).json } : {}),
+              components: checked.components.map((c) => ({
                 role: c.role,
                 source: c.source,
                 ...(c.resolved ? { resolved: c.resolved } : {}),
                 ...(c.error !== undefined ? { error: describeError(c.error).json } : {}),
               })),
-              warnings,
+              warnings: checked.warnings,
             }),
           );
         } else {
+          if (invalid) io.err(`error: ${redactSecrets(describeError(invalid).message)}`);
           for (const c of problems)
             io.err(`error: ${c.role}: ${redactSecrets(describeError(c.error).message)}`);
-          if (problems.length === 0) {
-            io.out(`ok: ${loaded.path} (${loaded.config.method})`);
+          if (ok) {
+            io.out(`ok: ${checked.path} (${checked.method})`);
             io.out(
               formatTable(
                 ['component', 'source', 'resolved'],
-                checks.map((c) => [c.role, c.source, c.resolved ?? '']),
+                checked.components.map((c) => [c.role, c.source, c.resolved ?? '']),
               ),
             );
           }
-          for (const w of warnings) io.err(`warning: ${w}`);
+          for (const w of checked.warnings) io.err(`warning: ${w}`);
         }
-        if (problems.length > 0) throw new CliExit(1);
+        if (!ok) throw new CliExit(1);
       }),
     );
 

@@ -20,6 +20,11 @@ export interface BuiltinEntry<T> {
   describe: string;
   create(mod: ModuleNamespace, options: JsonObject, ctx: ComponentContext): T | Promise<T>;
   persistence?(mod: ModuleNamespace): Persistence<T> | undefined;
+  /**
+   * What the package imports that an install may lack (tfjs, an optional peer), in the order it imports
+   * them: `skillrl check` looks for them from the package's folder, so an LLM-only install is told what to add.
+   */
+  peers?: readonly string[];
   /** Packages besides `package` that these options need (`skillrl check` looks for them). */
   requires?(options: JsonObject): string[];
   /** Problems with the options that need the config's folder (a file they name), for `skillrl check`. */
@@ -184,6 +189,7 @@ const agents: Record<string, BuiltinEntry<Agent>> = {
   },
   'skill-reading': {
     package: '@skillrl/policy-tfjs',
+    peers: ['@skillrl/tensor-ops', '@tensorflow/tfjs'],
     describe: 'the small in-process tfjs agent that reads skills (offline SKILLC task model)',
     create(mod, options, ctx) {
       const adapter = needAdapter(ctx, 'skill-reading agent');
@@ -214,6 +220,7 @@ const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
   'step-editor': {
     // The subpath that loads tfjs; needs @skillrl/tensor-ops and @tensorflow/tfjs installed.
     package: '@skillrl/skill-generator/step-editor',
+    peers: ['@skillrl/tensor-ops', '@tensorflow/tfjs'],
     describe: 'the trainable in-process step editor over the adapter step vocabulary (offline Skill-R1)',
     create(mod, options, ctx) {
       const adapter = needAdapter(ctx, 'step-editor');
@@ -340,6 +347,7 @@ const trainers: Record<string, BuiltinEntry<PolicyTrainer>> = {
   },
   tfjs: {
     package: '@skillrl/policy-tfjs',
+    peers: ['@skillrl/tensor-ops', '@tensorflow/tfjs'],
     describe: 'in-process policy-gradient trainer for the skill-reading agent',
     create(mod, options, ctx) {
       if (!ctx.agent) throw new MissingFieldError('tfjs trainer', 'agent');

@@ -1,20 +1,16 @@
-import type { EstimatorBatchOverrides, JsonObject, TaskAdapter, ValidationIssue } from '@skillrl/core';
+import type { Agent, JsonObject, TaskAdapter, ValidationIssue } from '@skillrl/core';
 import { createRng, RegistryError, ValidationError } from '@skillrl/core';
 import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
-import { checkEstimatorOverrides, readBatchOverrides } from '../config/check-estimator-overrides.js';
-import type { ComponentSpec, LoadedConfig } from '../config/config-types.js';
+import { checkEstimatorOverrides } from '../config/check-estimator-overrides.js';
+import { retirementWarnings } from '../config/check-retirement.js';
+import type { LoadedConfig, RunConfig } from '../config/config-types.js';
+import { checkConfig, checkConfigSchema, readConfigFile } from '../config/load-config.js';
 import { BUILTIN_COMPONENTS } from './builtin-components.js';
-import type { ComponentKind } from './component-types.js';
-import {
-  findBuiltin,
-  importBuiltin,
-  interopNamespace,
-  type ModuleNamespace,
-  resolvePlugin,
-} from './import-package.js';
-import { contractOf, listExports, shapeProblem } from './plugin-shape.js';
+import type { ComponentContext, ComponentKind } from './component-types.js';
+import { findBuiltin, findBuiltinPeers, importFromConfig, resolvePlugin } from './import-package.js';
+import { shapeProblem } from './plugin-shape.js';
 import { PluginShapeError } from './plugin-shape-error.js';
-import { estimatorTable, PLUGIN_EXPORTS, resolveComponent } from './resolve-component.js';
+import { pluginExport, resolveComponent, resolveEstimator } from './resolve-component.js';
 
 export interface ComponentCheck {
   /** Where the config names it: `adapter`, `agent`, `estimator`, `evolve.generator`, `internalize.trainer`. */
@@ -32,114 +28,104 @@ export interface ComponentCheck {
   error?: unknown;
 }
 
-function normalise(spec: ComponentSpec): {
-  name?: string;
-  package?: string;
-  export?: string;
-  options?: JsonObject;
-} {
-  return typeof spec === 'string' ? { name: spec } : spec;
+/** Everything `skillrl check` finds in a config file, in one pass. */
+export interface ConfigCheck {
+  /** The config file, absolute. */
+  path: string;
+  method?: string;
+  /** The config's own problems (its schema, the rules across fields), as `loadConfig` refuses them. */
+  issues: ValidationIssue[];
+  /** One row per component (and per combination that cannot work), with its problem when it has one. */
+  components: ComponentCheck[];
+  /** What runs but will not do as it says; only when there is no problem. */
+  warnings: string[];
 }
 
-/** Registry name: the name is known and its package is installed (found, not imported: no tfjs loads). */
-function checkBuiltin(
-  kind: ComponentKind,
-  name: string,
-  configPath: string,
-  options: JsonObject = {},
-): Omit<ComponentCheck, 'role' | 'kind'> {
+type Spec = { name?: string; package?: string; export?: string; options?: JsonObject };
+type Row = Omit<ComponentCheck, 'role' | 'kind'>;
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The spec as the resolvers read it, or undefined when it is malformed (not a name, nor an object with a
+ * name or a package): the schema's issue reports that one, and the others are still checked.
+ */
+function wellFormed(spec: unknown): Spec | undefined {
+  if (typeof spec === 'string') return spec === '' ? undefined : { name: spec };
+  if (!isObject(spec)) return undefined;
+  const { name, package: pkg, export: key, options } = spec;
+  if (name !== undefined && typeof name !== 'string') return undefined;
+  if (pkg !== undefined && typeof pkg !== 'string') return undefined;
+  if (name === undefined && pkg === undefined) return undefined;
+  if (key !== undefined && typeof key !== 'string') return undefined;
+  if (options !== undefined && !isObject(options)) return undefined;
+  return spec as Spec;
+}
+
+/**
+ * Registry name: the name is known, its package and the peers it imports are installed (found, not
+ * imported: no tfjs loads), and its options name files that exist.
+ */
+function checkBuiltin(kind: ComponentKind, name: string, configPath: string, options: JsonObject = {}): Row {
   const table = BUILTIN_COMPONENTS[kind];
   const entry = table[name];
   const source = `registry:${name}`;
   if (!entry) return { source, error: new RegistryError(kind, name, 'unknown', Object.keys(table)) };
-  // The entry's package, then any its options need (an LLM editor trained on Tinker: @skillrl/trainer-tinker).
-  for (const pkg of [entry.package, ...(entry.requires?.(options) ?? [])]) {
-    const missing = findBuiltin(pkg, `${kind} "${name}"`, configPath);
-    if (missing) return { source, resolved: entry.package, error: missing };
-  }
+  const what = `${kind} "${name}"`;
+  // The entry's package with what it imports (tfjs for the step editor, on an LLM-only install), then any
+  // package its options need (an LLM editor trained on Tinker: @skillrl/trainer-tinker).
+  const missing =
+    findBuiltinPeers(entry.package, entry.peers ?? [], what, configPath) ??
+    (entry.requires?.(options) ?? []).map((pkg) => findBuiltin(pkg, what, configPath)).find(Boolean);
+  if (missing) return { source, resolved: entry.package, error: missing };
   const problems = entry.checkOptions?.(options, configPath) ?? [];
   if (problems.length > 0)
     return { source, resolved: entry.package, error: new ValidationError('config', problems) };
   return { source, resolved: entry.package };
 }
 
-async function importPlugin(
-  specifier: string,
+/**
+ * A plugin package, created as `run` creates it: it resolves from the config's folder, imports, has the
+ * export, and the factory (called with the options and the context) returns the contract's shape. Without
+ * the context the factory needs (a trainer for a built-in agent, which check does not build), only the
+ * export is checked.
+ */
+async function checkPlugin<K extends Exclude<ComponentKind, 'estimator'>>(
+  kind: K,
+  spec: Spec & { package: string },
   configPath: string,
-  what: string,
-): Promise<{ url: string; mod: ModuleNamespace }> {
-  const resolved = resolvePlugin(specifier, configPath, what);
-  return { url: resolved.url, mod: interopNamespace((await import(resolved.url)) as ModuleNamespace) };
-}
-
-/** A plugin package: it resolves, imports, and has the export; an object export has the contract's shape. */
-async function checkPlugin(
-  kind: Exclude<ComponentKind, 'estimator'>,
-  spec: { name?: string; package: string; export?: string },
-  configPath: string,
-): Promise<Omit<ComponentCheck, 'role' | 'kind'>> {
+  ctx: ComponentContext | undefined,
+): Promise<Row & { value?: unknown }> {
   const source = `package:${spec.package}`;
   const what = `${kind} "${spec.name ?? spec.package}"`;
   try {
-    const { url, mod } = await importPlugin(spec.package, configPath, what);
-    const candidates = spec.export ? [spec.export] : PLUGIN_EXPORTS[kind];
-    const key = candidates.find((k) => mod[k] !== undefined);
-    if (key === undefined) {
-      throw new PluginShapeError(
-        what,
-        spec.package,
-        candidates.join('|'),
-        `${contractOf(kind)} (no export ${candidates.map((c) => `"${c}"`).join(', ')})`,
-        listExports(mod),
-      );
+    const { url } = resolvePlugin(spec.package, configPath, what);
+    if (ctx !== undefined) {
+      const made = await resolveComponent(kind, spec, ctx);
+      return { source: made.source, resolved: url, value: made.value };
     }
-    // A function is a factory: calling it would create the component (and may start work), so it is not.
+    const mod = await importFromConfig(spec.package, configPath, what);
+    const key = pluginExport(kind, mod, spec, what);
     const problem = typeof mod[key] === 'function' ? undefined : shapeProblem(kind, mod[key]);
-    if (problem !== undefined) throw new PluginShapeError(what, spec.package, key, problem, listExports(mod));
+    if (problem !== undefined) throw new PluginShapeError(what, spec.package, key, problem, []);
     return { source: `${source}#${key}`, resolved: url };
   } catch (error) {
     return { source, error };
   }
 }
 
-async function checkEstimator(
-  spec: ComponentSpec,
-  configPath: string,
-): Promise<Omit<ComponentCheck, 'role' | 'kind'> & { batchOverrides?: EstimatorBatchOverrides }> {
-  const s = normalise(spec);
+/** An estimator, registered and created exactly as `run` does it (a package's factory is called). */
+async function checkEstimator(spec: Spec, configPath: string) {
   try {
-    const advantage = await importBuiltin(
-      '@skillrl/advantage',
-      `estimator "${s.name ?? s.package}"`,
-      configPath,
-    );
-    const known = (advantage.listEstimators as () => string[])();
-    if (s.package === undefined) {
-      const name = s.name as string;
-      if (!known.includes(name)) throw new RegistryError('estimator', name, 'unknown', known);
-      // A built-in factory is a pure function: creating it checks the options as `run` will (a misspelt
-      // `interBaseline`, a `w` out of range) without running anything.
-      (advantage.createEstimator as (name: string, options?: JsonObject) => unknown)(name, s.options);
-      const declared = advantage.estimatorBatchOverrides as ((name: string) => unknown) | undefined;
-      return {
-        source: `registry:${name}`,
-        resolved: '@skillrl/advantage',
-        batchOverrides: readBatchOverrides(typeof declared === 'function' ? declared(name) : undefined),
-      };
-    }
-    const what = `estimator "${s.name ?? s.package}"`;
-    const { url, mod } = await importPlugin(s.package, configPath, what);
-    const table = estimatorTable(mod, s.package, what);
-    const names = Object.keys(table);
-    const name = s.name ?? (names.length === 1 ? names[0] : undefined);
-    if (name === undefined || !names.includes(name)) {
-      throw new RegistryError(`estimator of "${s.package}"`, s.name ?? '(unnamed)', 'unknown', names);
-    }
-    // Read off the factory, not called (a package's factory may start work).
-    const batchOverrides = readBatchOverrides((table[name] as { batchOverrides?: unknown }).batchOverrides);
-    return { source: `package:${s.package}#${name}`, resolved: url, batchOverrides };
+    const estimator = await resolveEstimator(spec, configPath, { transient: true });
+    const resolved =
+      spec.package !== undefined
+        ? resolvePlugin(spec.package, configPath, `estimator "${spec.name ?? spec.package}"`).url
+        : '@skillrl/advantage';
+    return { source: estimator.source, resolved, batchOverrides: estimator.batchOverrides };
   } catch (error) {
-    return { source: s.package ? `package:${s.package}` : `registry:${s.name}`, error };
+    return { source: spec.package ? `package:${spec.package}` : `registry:${spec.name}`, error };
   }
 }
 
@@ -154,65 +140,166 @@ function configRow(issue: ValidationIssue): ComponentCheck {
 }
 
 /**
- * Resolves every component a config names, without running anything: registry names must be known and
- * their packages installed (found, not loaded), plugin packages must resolve from the config's folder,
- * import, and export the component (factories are not called). Returns one row per component, with the
- * problem when there is one.
+ * Every component of a config, built as `run` builds it short of episodes, and the adapter it resolved.
+ * `typed` says the config passed its schema: only then are the rules that read the whole config (the
+ * combinations with the adapter, overridden estimator options) applied, since they rely on its types.
  */
-export async function checkComponents(loaded: LoadedConfig): Promise<ComponentCheck[]> {
-  const { config, path } = loaded;
-  const roles: { role: string; kind: ComponentKind; spec: ComponentSpec | undefined }[] = [
-    { role: 'adapter', kind: 'adapter', spec: config.adapter },
-    { role: 'agent', kind: 'agent', spec: config.agent },
-    { role: 'estimator', kind: 'estimator', spec: config.estimator },
-    { role: 'evolve.generator', kind: 'generator', spec: config.evolve?.generator },
-    { role: 'internalize.trainer', kind: 'trainer', spec: config.internalize?.trainer },
-  ];
-  const out: ComponentCheck[] = [];
+async function inspect(
+  config: Partial<RunConfig>,
+  path: string,
+  typed: boolean,
+): Promise<{ rows: ComponentCheck[]; adapter?: TaskAdapter }> {
+  const root = createRng(typeof config.seed === 'number' ? config.seed : 0);
+  const context = (role: string, extra: Partial<ComponentContext> = {}): ComponentContext => ({
+    seed: root.seedFor(`component:${role}`),
+    configPath: path,
+    ...extra,
+  });
+  const rows: ComponentCheck[] = [];
   // The method's own step: Skill-R1's generation lives in skill-generator (an optional peer), SKILLC's
   // planning in curriculum (a dependency).
-  const methodPackage =
-    config.method === 'evolve' ? '@skillrl/skill-generator/generation' : '@skillrl/curriculum';
-  const missing = findBuiltin(methodPackage, `method "${config.method}"`, path);
-  out.push({
-    role: 'method',
-    kind: 'method',
-    source: `registry:${config.method}`,
-    resolved: methodPackage,
-    ...(missing ? { error: missing } : {}),
-  });
-  for (const { role, kind, spec } of roles) {
-    if (spec === undefined) continue;
-    const s = normalise(spec);
-    let row: Omit<ComponentCheck, 'role' | 'kind'>;
-    if (kind === 'estimator') {
-      const { batchOverrides, ...checked } = await checkEstimator(spec, path);
-      out.push({ role, kind, ...checked });
-      // Options the method's batch fields replace would do nothing: what `run` refuses before it starts.
-      for (const issue of checkEstimatorOverrides(config, batchOverrides ?? {})) out.push(configRow(issue));
-      continue;
-    }
-    if (s.package !== undefined) {
-      row = await checkPlugin(kind, s as { name?: string; package: string; export?: string }, path);
-    } else row = checkBuiltin(kind, s.name as string, path, s.options);
-    out.push({ role, kind, ...row });
+  if (config.method === 'evolve' || config.method === 'internalize') {
+    const methodPackage =
+      config.method === 'evolve' ? '@skillrl/skill-generator/generation' : '@skillrl/curriculum';
+    const missing = findBuiltin(methodPackage, `method "${config.method}"`, path);
+    rows.push({
+      role: 'method',
+      kind: 'method',
+      source: `registry:${config.method}`,
+      resolved: methodPackage,
+      ...(missing ? { error: missing } : {}),
+    });
   }
-  // With the adapter found, the combinations that cannot work with it (what `run` refuses before it starts).
-  if (config.adapter !== undefined && out.some((c) => c.role === 'adapter' && c.error === undefined)) {
-    let adapter: TaskAdapter | undefined;
-    try {
-      adapter = (
-        await resolveComponent('adapter', config.adapter, {
-          seed: createRng(config.seed).seedFor('component:adapter'),
-          configPath: path,
-        })
-      ).value;
-    } catch (error) {
-      out.push({ role: 'adapter', kind: 'adapter', source: 'options', error });
+  const section = (name: 'evolve' | 'internalize') => (isObject(config[name]) ? config[name] : undefined);
+
+  // The adapter first: the agent and the generator are created for it, as in `run`.
+  let adapter: TaskAdapter | undefined;
+  const adapterSpec = wellFormed(config.adapter);
+  if (adapterSpec !== undefined) {
+    let row: Row;
+    if (adapterSpec.package !== undefined) {
+      const checked = await checkPlugin(
+        'adapter',
+        adapterSpec as Spec & { package: string },
+        path,
+        context('adapter'),
+      );
+      adapter = checked.value as TaskAdapter | undefined;
+      row = { source: checked.source, ...(checked.resolved ? { resolved: checked.resolved } : {}) };
+      if (checked.error !== undefined) row.error = checked.error;
+    } else {
+      row = checkBuiltin('adapter', adapterSpec.name as string, path, adapterSpec.options);
+      if (row.error === undefined) {
+        // A built-in adapter loads no tfjs: created with its options, as `run` creates it.
+        try {
+          adapter = (await resolveComponent('adapter', adapterSpec, context('adapter'))).value;
+        } catch (error) {
+          row.error = error;
+        }
+      }
     }
-    if (adapter) {
-      for (const issue of await checkConfigAgainstAdapter(config, adapter)) out.push(configRow(issue));
+    rows.push({ role: 'adapter', kind: 'adapter', ...row });
+  }
+
+  let agent: Agent | undefined;
+  const agentSpec = wellFormed(config.agent);
+  if (agentSpec !== undefined) {
+    if (agentSpec.package !== undefined) {
+      const checked = await checkPlugin(
+        'agent',
+        agentSpec as Spec & { package: string },
+        path,
+        adapter ? context('agent', { adapter }) : undefined,
+      );
+      agent = checked.value as Agent | undefined;
+      const { value: _, ...row } = checked;
+      rows.push({ role: 'agent', kind: 'agent', ...row });
+    } else {
+      rows.push({
+        role: 'agent',
+        kind: 'agent',
+        ...checkBuiltin('agent', agentSpec.name as string, path, agentSpec.options),
+      });
     }
   }
-  return out;
+
+  const estimatorSpec = wellFormed(config.estimator);
+  if (estimatorSpec !== undefined) {
+    const { batchOverrides, ...row } = await checkEstimator(estimatorSpec, path);
+    rows.push({ role: 'estimator', kind: 'estimator', ...row });
+    // Options the method's batch fields replace would do nothing: what `run` refuses before it starts.
+    if (typed && batchOverrides !== undefined) {
+      for (const issue of checkEstimatorOverrides(config as RunConfig, batchOverrides)) {
+        rows.push(configRow(issue));
+      }
+    }
+  }
+
+  const others: { role: string; kind: 'generator' | 'trainer'; spec: unknown; ctx?: ComponentContext }[] = [
+    {
+      role: 'evolve.generator',
+      kind: 'generator',
+      spec: section('evolve')?.generator,
+      ...(adapter ? { ctx: context('generator', { adapter }) } : {}),
+    },
+    {
+      role: 'internalize.trainer',
+      kind: 'trainer',
+      spec: section('internalize')?.trainer,
+      // A trainer is created for the agent; check builds a package's agent, never a built-in one.
+      ...(agent && adapter ? { ctx: context('trainer', { adapter, agent }) } : {}),
+    },
+  ];
+  for (const { role, kind, spec, ctx } of others) {
+    const s = wellFormed(spec);
+    if (s === undefined) continue;
+    const row =
+      s.package !== undefined
+        ? await checkPlugin(kind, s as Spec & { package: string }, path, ctx)
+        : checkBuiltin(kind, s.name as string, path, s.options);
+    const { value: _, ...rest } = row as Row & { value?: unknown };
+    rows.push({ role, kind, ...rest });
+  }
+
+  // With the adapter built, the combinations that cannot work with it (what `run` refuses before it starts).
+  if (typed && adapter !== undefined) {
+    for (const issue of await checkConfigAgainstAdapter(config as RunConfig, adapter)) {
+      rows.push(configRow(issue));
+    }
+  }
+  return { rows, ...(adapter ? { adapter } : {}) };
+}
+
+/**
+ * Resolves every component a config names, without running anything: registry names must be known and
+ * their packages (and the peers they import) installed, found but not loaded; plugin packages must resolve
+ * from the config's folder, import, and export a component, which is created with its options as `run`
+ * creates it. Returns one row per component, with the problem when there is one.
+ */
+export async function checkComponents(loaded: LoadedConfig): Promise<ComponentCheck[]> {
+  return (await inspect(loaded.config, loaded.path, true)).rows;
+}
+
+/**
+ * What `skillrl check` reports for a config file, every problem in one pass: the config's own issues, and
+ * every component whose spec is well formed, built as `run` builds it short of episodes (a schema problem
+ * elsewhere hides none of them); the warnings when there is no problem.
+ */
+export async function checkConfigFile(file: string): Promise<ConfigCheck> {
+  const { path, value } = readConfigFile(file);
+  const config = (isObject(value) ? value : {}) as Partial<RunConfig>;
+  const issues = checkConfig(value);
+  const typed = checkConfigSchema(value).length === 0;
+  const { rows, adapter } = await inspect(config, path, typed);
+  const ok = issues.length === 0 && rows.every((r) => r.error === undefined);
+  // What runs but will not do as it says (a validation that can never retire a skill type), read off the
+  // adapter built above.
+  const warnings = ok && adapter ? await retirementWarnings(config as RunConfig, adapter) : [];
+  return {
+    path,
+    ...(typeof config.method === 'string' ? { method: config.method } : {}),
+    issues,
+    components: rows,
+    warnings,
+  };
 }

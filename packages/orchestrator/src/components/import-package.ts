@@ -267,3 +267,43 @@ export function findBuiltin(
   }
   return new MissingPackageError(what, packageNameOf(specifier), '@skillrl/orchestrator');
 }
+
+/**
+ * The optional peers a built-in needs beyond its own package (the step editor's `@skillrl/tensor-ops` and
+ * `@tensorflow/tfjs`), looked for as Node would find them when the package imports them: from the package's
+ * own folder, or from a peer found before it (tfjs from tensor-ops). Nothing is imported. Returns the first
+ * one missing, as the MissingPackageError `run` would throw on importing the package, or undefined.
+ */
+export function findBuiltinPeers(
+  specifier: string,
+  peers: readonly string[],
+  what: string,
+  configPath?: string,
+): MissingPackageError | undefined {
+  const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
+  let from: URL | undefined;
+  for (const root of [here, ...builtinRoots(configPath)]) {
+    try {
+      from = moduleResolve(specifier, pathToFileURL(root), IMPORT_CONDITIONS);
+      break;
+    } catch {}
+  }
+  if (from === undefined) return findBuiltin(specifier, what, configPath);
+  const bases: URL[] = [from];
+  for (const peer of peers) {
+    let found: URL | undefined;
+    for (const base of bases) {
+      try {
+        found = moduleResolve(peer, base, IMPORT_CONDITIONS);
+        break;
+      } catch {}
+    }
+    if (found === undefined) {
+      return new MissingPackageError(`${what} (through ${specifier})`, peer, specifier, {
+        detail: 'an optional peer this component needs',
+      });
+    }
+    bases.push(found);
+  }
+  return undefined;
+}

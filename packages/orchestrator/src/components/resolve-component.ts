@@ -16,6 +16,7 @@ import type {
   Persistence,
   ResolvedComponent,
 } from './component-types.js';
+import { estimatorTable } from './estimator-exports.js';
 import { importBuiltin, importFromConfig, type ModuleNamespace } from './import-package.js';
 import { contractOf, listExports, shapeProblem } from './plugin-shape.js';
 import { PluginShapeError } from './plugin-shape-error.js';
@@ -64,6 +65,53 @@ function pluginPersistence<T>(value: T): Persistence<T> | undefined {
   return undefined;
 }
 
+const isFactoryOf = (kind: ComponentKind, value: unknown): boolean =>
+  typeof value === 'function' && shapeProblem(kind, value) !== undefined;
+
+/**
+ * The export a plugin spec uses: the one it names, else the first of `PLUGIN_EXPORTS` the module has. A spec
+ * with options needs a factory to give them to: without `export`, a factory among the candidates wins over
+ * a ready component (the scaffold's `export default createAdapter()` beside `createAdapter`), and options
+ * for an export that is a ready component are an error rather than dropped.
+ */
+export function pluginExport(
+  kind: Exclude<ComponentKind, 'estimator'>,
+  mod: ModuleNamespace,
+  spec: { package?: string; export?: string; options?: JsonObject },
+  what: string,
+): string {
+  const packageName = spec.package as string;
+  const candidates = spec.export ? [spec.export] : PLUGIN_EXPORTS[kind];
+  const present = candidates.filter((k) => mod[k] !== undefined);
+  const first = present[0];
+  if (first === undefined) {
+    throw new PluginShapeError(
+      what,
+      packageName,
+      candidates.join('|'),
+      `${contractOf(kind)} (no export ${candidates.map((c) => `"${c}"`).join(', ')})`,
+      listExports(mod),
+    );
+  }
+  const hasOptions = spec.options !== undefined && Object.keys(spec.options).length > 0;
+  if (!hasOptions || isFactoryOf(kind, mod[first])) return first;
+  const factory = present.find((k) => isFactoryOf(kind, mod[k]));
+  if (factory !== undefined) return factory;
+  if (shapeProblem(kind, mod[first]) !== undefined) return first; // the shape error says more
+  throw new PluginShapeError(
+    what,
+    packageName,
+    first,
+    `factory (options, context) => ${contractOf(kind)}: the config gives options (${Object.keys(
+      spec.options as JsonObject,
+    ).join(', ')}), and a ready ${contractOf(kind)} takes none`,
+    listExports(mod),
+    {
+      hint: 'Export a factory and name it with "export" in the config (e.g. createAdapter), or remove the options.',
+    },
+  );
+}
+
 /**
  * Resolves an adapter, agent, generator or trainer named in a config: a built-in registry name (its package
  * imported on demand) or a package/module whose export is a factory `(options, context) => component` or the
@@ -78,19 +126,9 @@ export async function resolveComponent<K extends Exclude<ComponentKind, 'estimat
   if (s.package !== undefined) {
     const what = `${kind} "${s.name ?? s.package}"`;
     const mod = await importFromConfig(s.package, ctx.configPath, what);
-    const candidates = s.export ? [s.export] : PLUGIN_EXPORTS[kind];
-    const key = candidates.find((k) => mod[k] !== undefined);
-    if (key === undefined) {
-      throw new PluginShapeError(
-        what,
-        s.package,
-        candidates.join('|'),
-        `${contractOf(kind)} (no export ${candidates.map((c) => `"${c}"`).join(', ')})`,
-        listExports(mod),
-      );
-    }
+    const key = pluginExport(kind, mod, s, what);
     const exportValue = mod[key];
-    const isFactory = typeof exportValue === 'function' && shapeProblem(kind, exportValue) !== undefined;
+    const isFactory = isFactoryOf(kind, exportValue);
     const value = (
       isFactory
         ? await (exportValue as (o: JsonObject, c: ComponentContext) => unknown)(s.options, ctx)
@@ -142,45 +180,22 @@ export interface ResolvedEstimator {
   batchOverrides: EstimatorBatchOverrides;
 }
 
-const ESTIMATOR_TABLE = '{ "<name>": (options) => AdvantageEstimator }';
-
-/** A package's estimators: `export const estimators = { name: factory }` (or the same as its default export). */
-export function estimatorTable(
-  mod: ModuleNamespace,
-  packageName: string,
-  what: string,
-): Record<string, EstimatorFactory> {
-  const key = mod.estimators !== undefined ? 'estimators' : 'default';
-  const chosen = mod[key];
-  if (chosen === null || typeof chosen !== 'object' || Object.keys(chosen).length === 0) {
-    throw new PluginShapeError(
-      what,
-      packageName,
-      'estimators',
-      `table of estimator factories ${ESTIMATOR_TABLE}`,
-      listExports(mod),
-    );
-  }
-  const table = chosen as Record<string, unknown>;
-  const bad = Object.keys(table).filter((n) => typeof table[n] !== 'function');
-  if (bad.length > 0) {
-    throw new PluginShapeError(
-      what,
-      packageName,
-      key,
-      `table of estimator factories ${ESTIMATOR_TABLE}: ${bad.map((n) => `"${n}" is not a function`).join(', ')}`,
-      listExports(mod),
-    );
-  }
-  return table as Record<string, EstimatorFactory>;
-}
-
 /**
  * Resolves an estimator: a name in `@skillrl/advantage`'s registry, or `{ package, name }` — the package
  * exports `estimators: { [name]: (options) => estimator }` (depending on `@skillrl/core` alone), which are
  * registered under their names before use.
  */
-export async function resolveEstimator(spec: ComponentSpec, configPath: string): Promise<ResolvedEstimator> {
+export async function resolveEstimator(
+  spec: ComponentSpec,
+  configPath: string,
+  options: {
+    /**
+     * Leave the registry as it was found (`skillrl check`): a package's names are registered for as long as
+     * it takes to create the estimator once, so checking never blocks a later run of another package.
+     */
+    transient?: boolean;
+  } = {},
+): Promise<ResolvedEstimator> {
   const s = normalise(spec);
   const advantage = await importBuiltin(
     '@skillrl/advantage',
@@ -189,42 +204,79 @@ export async function resolveEstimator(spec: ComponentSpec, configPath: string):
   );
   const register = advantage.registerEstimator as (name: string, factory: EstimatorFactory) => void;
   const create = advantage.createEstimator as (name: string, options?: JsonObject) => AdvantageEstimator;
-  let name = s.name;
-  let source = `registry:${name}`;
-  if (s.package !== undefined) {
-    const what = `estimator "${s.name ?? s.package}"`;
-    const mod = await importFromConfig(s.package, configPath, what);
-    const table = estimatorTable(mod, s.package, what);
-    const names = Object.keys(table);
-    for (const [n, factory] of Object.entries(table)) register(n, factory);
-    if (name === undefined) {
-      if (names.length > 1) {
-        throw new InvalidArgumentError(
-          'estimator.name',
-          `"${s.package}" registers ${names.join(', ')}: pick one`,
-        );
-      }
-      name = names[0] as string;
+  const list = advantage.listEstimators as () => string[];
+  const added: string[] = [];
+  try {
+    return await resolveNamed();
+  } finally {
+    if (options.transient) {
+      const unregister = advantage.unregisterEstimator as (name: string) => boolean;
+      for (const n of added) unregister(n);
     }
-    source = `package:${s.package}#${name}`;
   }
-  const resolvedName = name as string;
-  // Creating once here surfaces an unknown name, bad options or a wrong shape before any rollout.
-  const made = create(resolvedName, s.options);
-  const problem = shapeProblem('estimator', made);
-  if (problem !== undefined && s.package !== undefined) {
-    throw new PluginShapeError(
-      `estimator "${resolvedName}"`,
-      s.package,
-      `estimators.${resolvedName}`,
-      `factory of an ${problem} (called with the options, it returned that)`,
-      Object.keys(made ?? {}).map((k) => `${k} (${typeof (made as unknown as Record<string, unknown>)[k]})`),
+
+  async function resolveNamed(): Promise<ResolvedEstimator> {
+    let name = s.name;
+    let source = `registry:${name}`;
+    if (s.package !== undefined) {
+      const what = `estimator "${s.name ?? s.package}"`;
+      const mod = await importFromConfig(s.package, configPath, what);
+      // No table: the package registered its estimators itself when it loaded (`registerEstimator`, through
+      // either build of @skillrl/advantage: they share one registry), and the config names the one to use.
+      const found = estimatorTable(mod, s.package, what, s);
+      if (found !== undefined) {
+        const names = Object.keys(found.table);
+        for (const [n, factory] of Object.entries(found.table)) {
+          const known = list().includes(n);
+          try {
+            register(n, factory);
+            if (!known) added.push(n);
+          } catch (cause) {
+            if (!RegistryError.isInstance(cause)) throw cause;
+            throw new InvalidArgumentError(
+              `estimator "${n}" of "${s.package}"`,
+              `the name is taken by a different estimator (a built-in, or one registered earlier), and a package cannot replace it; rename it in the package's ${found.key} (registered: ${list().join(', ')})`,
+              { cause },
+            );
+          }
+        }
+        if (name === undefined) {
+          if (names.length > 1) {
+            throw new InvalidArgumentError(
+              'estimator.name',
+              `"${s.package}" registers ${names.join(', ')}: pick one`,
+            );
+          }
+          name = names[0] as string;
+        } else if (!names.includes(name)) {
+          throw new RegistryError(`estimator of "${s.package}"`, name, 'unknown', names);
+        }
+      }
+      source = `package:${s.package}#${name}`;
+    }
+    const resolvedName = name as string;
+    // Named like the other kinds' registries (`Unknown adapter "x"`), by `check` and `run` alike.
+    if (!list().includes(resolvedName)) throw new RegistryError('estimator', resolvedName, 'unknown', list());
+    // Creating once here surfaces an unknown name, bad options or a wrong shape before any rollout.
+    const made = create(resolvedName, s.options);
+    const problem = shapeProblem('estimator', made);
+    if (problem !== undefined) {
+      throw new PluginShapeError(
+        `estimator "${resolvedName}"`,
+        s.package ?? '@skillrl/advantage',
+        `estimators.${resolvedName}`,
+        `factory of an ${problem} (called with the options, it returned that)`,
+        made !== null && typeof made === 'object'
+          ? Object.keys(made).map((k) => `${k} (${typeof (made as unknown as Record<string, unknown>)[k]})`)
+          : [],
+        { hint: 'Return { name, estimate(batch) } from the factory.' },
+      );
+    }
+    // An older @skillrl/advantage has no declarations to read: nothing is overridden as far as it says.
+    const declared = advantage.estimatorBatchOverrides as ((name: string) => unknown) | undefined;
+    const batchOverrides = readBatchOverrides(
+      typeof declared === 'function' ? declared(resolvedName) : undefined,
     );
+    return { name: resolvedName, source, create: () => create(resolvedName, s.options), batchOverrides };
   }
-  // An older @skillrl/advantage has no declarations to read: nothing is overridden as far as it says.
-  const declared = advantage.estimatorBatchOverrides as ((name: string) => unknown) | undefined;
-  const batchOverrides = readBatchOverrides(
-    typeof declared === 'function' ? declared(resolvedName) : undefined,
-  );
-  return { name: resolvedName, source, create: () => create(resolvedName, s.options), batchOverrides };
 }

@@ -33,8 +33,13 @@ export function parseConfig(value: unknown): RunConfig {
   return value as RunConfig;
 }
 
-/** Reads a YAML or JSON config file (YAML is a superset of JSON) and validates it before anything runs. */
-export function loadConfig(file: string): LoadedConfig {
+/** The JSON Schema's problems alone: a config without them has the types every later check relies on. */
+export function checkConfigSchema(value: unknown): ValidationIssue[] {
+  return configChecker.check(value);
+}
+
+/** Reads and parses a YAML or JSON config file (YAML is a superset of JSON), without validating it. */
+export function readConfigFile(file: string): { path: string; value: unknown } {
   const path = resolve(file);
   let text: string;
   try {
@@ -55,5 +60,11 @@ export function loadConfig(file: string): LoadedConfig {
       },
     );
   }
+  return { path, value };
+}
+
+/** Reads a YAML or JSON config file and validates it before anything runs. */
+export function loadConfig(file: string): LoadedConfig {
+  const { path, value } = readConfigFile(file);
   return { config: parseConfig(value), path };
 }
