@@ -24,6 +24,7 @@ import { resolveComponent, resolveEstimator } from '../components/resolve-compon
 import { refuseOverriddenOptions } from '../config/check-estimator-overrides.js';
 import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
+import { envVerdictSummary } from '../run/env-verdict-check.js';
 import { openRun } from '../run/open-run.js';
 import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
@@ -446,7 +447,14 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         }
       }
     }
-    session.writeSummary({ method: 'evolve', variant, mode, metrics, fallbacksByUnit });
+    session.writeSummary({
+      method: 'evolve',
+      variant,
+      mode,
+      metrics,
+      fallbacksByUnit,
+      ...envVerdictSummary(session, options.onWarning),
+    });
     return session.complete('evolve', metrics);
   } catch (error) {
     session.fail(error, options.signal);

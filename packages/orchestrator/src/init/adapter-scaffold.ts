@@ -125,8 +125,11 @@ export function createAdapter(options: AdapterOptions = {}): TaskAdapter {
 import { describe, expect, it } from 'vitest';
 import adapter, { createAdapter } from './index.js';
 
-// The conformance suite every skillrl task adapter passes.
-describeAdapterConformance(adapter, { limit: 6, episodes: 3 });
+// The conformance suite every skillrl task adapter passes. \`solve\` gives the actions that solve a task (your
+// benchmark's expert plan, a demo): the kit plays them as a run does and expects the verifier to pass them,
+// each action among the environment's admissible ones. Keep it when you replace the tasks: without it, a
+// verifier that never passes a real run can still pass the suite's other checks.
+describeAdapterConformance(adapter, { limit: 6, episodes: 3, solve: (task) => [String(task.answer)] });
 
 describe(${JSON.stringify(id)}, () => {
   it('passes when the shown word is repeated', async () => {

@@ -18,6 +18,7 @@ import { refuseOverriddenOptions } from '../config/check-estimator-overrides.js'
 import { retirementWarnings } from '../config/check-retirement.js';
 import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
+import { envVerdictSummary } from '../run/env-verdict-check.js';
 import { openRun } from '../run/open-run.js';
 import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
@@ -366,6 +367,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       // The training dynamics SKILLC claims: the with/without gap at each paired validation (step 0 first).
       gapByStep: gapByStep as unknown as JsonValue,
       ...(test ? { test: test as unknown as JsonObject } : {}),
+      ...envVerdictSummary(session, options.onWarning),
       ...(frozen
         ? {
             frozenPolicy: true,
