@@ -6,7 +6,7 @@ import {
   type Trajectory,
   type Verdict,
 } from '@skillrl/core';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { type AsyncVerifier, answerOf, checkThreshold, makeVerdict, quote } from '../shared/index.js';
 import { DEFAULT_JUDGE_TEMPLATE, GRADE_FORMAT, SCORE_FORMAT } from './default-template.js';
 import { JudgeError } from './judge-error.js';
@@ -93,10 +93,30 @@ function agreementOf(scores: number[]): number {
   return Math.max(...counts.values()) / scores.length;
 }
 
+/** `openai`'s client class, or an error that says how to get it. */
+async function loadOpenAI(name: string): Promise<typeof OpenAI> {
+  try {
+    return ((await import('openai')) as { default: typeof OpenAI }).default;
+  } catch (error) {
+    if (
+      (error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND' &&
+      (error as { code?: string }).code !== 'MODULE_NOT_FOUND'
+    )
+      throw error;
+    throw new InvalidArgumentError(
+      name,
+      'the LLM judge calls its model through the `openai` package, an optional peer of @skillrl/verifiers that is not installed: npm install openai (or pass options.client)',
+    );
+  }
+}
+
 function describeFailure(error: unknown): { message: string; status?: number } {
-  if (error instanceof OpenAI.APIError) {
-    const status = typeof error.status === 'number' ? error.status : undefined;
-    const base = { message: `${status ?? 'no response'} ${error.message}` };
+  // openai's APIError, read by shape: the class is loaded lazily (and a user's client may come from another
+  // copy of the package).
+  const api = error as { status?: unknown; message?: unknown; name?: unknown };
+  if (error instanceof Error && 'status' in api && /Error$/.test(String(api.name)) && 'headers' in (error as object)) {
+    const status = typeof api.status === 'number' ? api.status : undefined;
+    const base = { message: `${status ?? 'no response'} ${(error as Error).message}` };
     return status === undefined ? base : { ...base, status };
   }
   return { message: error instanceof Error ? error.message : String(error) };
@@ -141,14 +161,23 @@ export function llmJudge(options: LlmJudgeOptions): AsyncVerifier {
   }
   const apiKey = options.apiKey ?? process.env.OPENAI_API_KEY ?? 'sk-no-key-needed';
   registerSecret(apiKey);
-  const client =
-    options.client ??
-    new OpenAI({
-      apiKey,
-      baseURL: options.baseURL,
-      timeout: options.timeoutMs ?? 60_000,
-      maxRetries: options.maxRetries ?? 2,
-    });
+  // openai is an optional peer used by the judge alone: loaded on the first judgement, so the other
+  // verifiers install and run without it.
+  let client: Promise<OpenAI> | undefined;
+  const clientOf = (): Promise<OpenAI> => {
+    client ??= options.client
+      ? Promise.resolve(options.client)
+      : loadOpenAI(name).then(
+          (OpenAIClient) =>
+            new OpenAIClient({
+              apiKey,
+              baseURL: options.baseURL,
+              timeout: options.timeoutMs ?? 60_000,
+              maxRetries: options.maxRetries ?? 2,
+            }),
+        );
+    return client;
+  };
   const temperature = options.temperature ?? (repeat > 1 ? 0.7 : 0);
   const onError = options.onError ?? 'throw';
 
@@ -156,7 +185,7 @@ export function llmJudge(options: LlmJudgeOptions): AsyncVerifier {
     const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
     if (options.system) messages.push({ role: 'system', content: options.system });
     messages.push({ role: 'user', content });
-    const completion = await client.chat.completions.create({
+    const completion = await (await clientOf()).chat.completions.create({
       model: options.model,
       messages,
       temperature,
@@ -187,6 +216,8 @@ export function llmJudge(options: LlmJudgeOptions): AsyncVerifier {
       try {
         samples = await Promise.all(Array.from({ length: repeat }, () => ask(prompt)));
       } catch (error) {
+        // A missing `openai` is a setup error, never the judge's outage to score as 0.
+        if (InvalidArgumentError.isInstance(error)) throw error;
         const failure = describeFailure(error);
         const message = `judge request to model "${options.model}" failed: ${redactSecrets(failure.message)}`;
         if (onError === 'throw') {
