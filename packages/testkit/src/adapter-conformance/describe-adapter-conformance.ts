@@ -33,8 +33,9 @@ export interface AdapterConformanceOptions {
   /** Episodes run per split (default 3). */
   episodes?: number;
   /**
-   * Actions to play in a task's environment when it has no `admissibleActions` (a QA environment's
-   * answer, say). Default: the task's `answer` as text, else `"noop"`.
+   * Actions to play in a task's environment: in place of random ones when it has no `admissibleActions` (a
+   * QA environment's answer, say), and as one more episode per task when it has them (the task's answer is
+   * often the one move random play misses). Default: the task's `answer` as text, else `"noop"`.
    */
   actions?: (task: Task) => readonly string[];
   /**
