@@ -310,13 +310,15 @@ if (leanOk) {
 
 // 2b. verifiers alone: openai is an optional peer used by the LLM judge only.
 const verifiersOnly = join(work, 'verifiers-only');
-await check('@skillrl/verifiers alone: no openai installed, exact match verifies, the judge names what to install', () => {
-  npmInstall(
-    verifiersOnly,
-    skillrlClosure(['@skillrl/verifiers']).map((n) => tarballOf.get(n)),
-  );
-  assert(!existsSync(join(verifiersOnly, 'node_modules/openai')), 'node_modules/openai was installed');
-  const script = `
+await check(
+  '@skillrl/verifiers alone: no openai installed, exact match verifies, the judge names what to install',
+  () => {
+    npmInstall(
+      verifiersOnly,
+      skillrlClosure(['@skillrl/verifiers']).map((n) => tarballOf.get(n)),
+    );
+    assert(!existsSync(join(verifiersOnly, 'node_modules/openai')), 'node_modules/openai was installed');
+    const script = `
     import { exactMatch, llmJudge } from '@skillrl/verifiers';
     const task = { id: 't', family: 'f', split: 'test', prompt: 'q', answer: '42' };
     const trajectory = { id: 'x', taskId: 't', family: 'f', condition: 0, steps: [], answer: '42', reward: 0, verdict: { score: 0, passed: false } };
@@ -326,12 +328,13 @@ await check('@skillrl/verifiers alone: no openai installed, exact match verifies
     try { await judge.verify(task, trajectory); throw new Error('the judge ran without openai'); }
     catch (e) { if (!/npm install openai/.test(e.message)) throw e; console.log(e.message); }
   `;
-  const file = join(verifiersOnly, 'check.mjs');
-  writeFileSync(file, script);
-  const { stdout } = run('node', [file], { cwd: verifiersOnly });
-  run('node', ['-e', "require('@skillrl/verifiers')"], { cwd: verifiersOnly });
-  return `node_modules ${sizeOf(verifiersOnly)}; ${stdout.trim().slice(0, 80)}…`;
-});
+    const file = join(verifiersOnly, 'check.mjs');
+    writeFileSync(file, script);
+    const { stdout } = run('node', [file], { cwd: verifiersOnly });
+    run('node', ['-e', "require('@skillrl/verifiers')"], { cwd: verifiersOnly });
+    return `node_modules ${sizeOf(verifiersOnly)}; ${stdout.trim().slice(0, 80)}…`;
+  },
+);
 
 // 3. Everything: every tarball, the batteries-included skillrl, the example adapter, the ESM-only estimator.
 const full = join(work, 'full');

@@ -1,17 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunEvent, Trajectory } from '@skillrl/core';
+import { type RunEvent, readRunStream, type Trajectory } from '@skillrl/core';
 import { withSkillCount } from '@skillrl/rollout';
 import { describe, expect, it } from 'vitest';
 import { internalize } from '../src/internalize/internalize.js';
 import { internalizeConfig, tempDir, writeConfig } from './support.js';
-
-function readJsonl<T>(path: string): T[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as T);
-}
 
 async function runVariant(name: string, section: Record<string, unknown>) {
   const dir = tempDir(`int-${name}`);
@@ -20,8 +13,9 @@ async function runVariant(name: string, section: Record<string, unknown>) {
   const result = await internalize(config as never, { configPath });
   return {
     result,
-    rollouts: readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl')),
-    events: readJsonl<RunEvent>(join(result.dir, 'events.jsonl')),
+    // Either layout: a stream of 1 MiB or more is gzipped into segments/ when the run closes.
+    rollouts: [...readRunStream<Trajectory>(result.dir, 'rollouts')],
+    events: [...readRunStream<RunEvent>(result.dir, 'events')],
   };
 }
 

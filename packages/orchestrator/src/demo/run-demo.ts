@@ -304,7 +304,8 @@ export function highlights(
     });
   }
   // A run that never reads a skill (the GRPO control) has no "with skills" side to report.
-  const variant = (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { variant?: string }).variant;
+  const variant = (JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { variant?: string })
+    .variant;
   const skillFree = variant === 'grpo';
   const lines: string[] = [];
   const first = validations[0];

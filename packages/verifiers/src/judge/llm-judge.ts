@@ -114,7 +114,12 @@ function describeFailure(error: unknown): { message: string; status?: number } {
   // openai's APIError, read by shape: the class is loaded lazily (and a user's client may come from another
   // copy of the package).
   const api = error as { status?: unknown; message?: unknown; name?: unknown };
-  if (error instanceof Error && 'status' in api && /Error$/.test(String(api.name)) && 'headers' in (error as object)) {
+  if (
+    error instanceof Error &&
+    'status' in api &&
+    /Error$/.test(String(api.name)) &&
+    'headers' in (error as object)
+  ) {
     const status = typeof api.status === 'number' ? api.status : undefined;
     const base = { message: `${status ?? 'no response'} ${(error as Error).message}` };
     return status === undefined ? base : { ...base, status };
