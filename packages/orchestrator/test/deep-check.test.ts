@@ -191,37 +191,37 @@ describe('estimator packages resolve like adapters, through check and run', () =
 });
 
 describe('skillrl check refuses what run refuses', () => {
-  it('an estimator factory that returns no estimate(): check and run both fail, naming it', () => {
-    const path = writeConfig(
-      project.dir,
-      internalize('no-estimate', { estimator: { package: 'no-estimate' } }),
-      'no-estimate.yaml',
-    );
-    const { code, json } = checkJson(path);
-    expect(code).toBe(1);
-    const error = json.components.find((c) => c.role === 'estimator')?.error;
-    expect(error?.code).toBe('SKILLRL_PLUGIN_SHAPE');
-    expect(error?.message).toContain('AdvantageEstimator: missing estimate()');
-    const run = skillrl(['run', path]);
-    expect(run.code).toBe(1);
-    expect(run.err).toContain('AdvantageEstimator: missing estimate()');
-  });
-
-  it('a package estimator named like a built-in (grpo): check and run both fail, naming the package', () => {
-    const path = writeConfig(
-      project.dir,
-      internalize('clash', { estimator: { package: 'grpo-clash' } }),
-      'clash.yaml',
-    );
-    const { code, json } = checkJson(path);
-    expect(code).toBe(1);
-    const error = json.components.find((c) => c.role === 'estimator')?.error;
-    expect(error?.message).toContain('estimator "grpo" of "grpo-clash"');
-    expect(error?.message).toContain('the name is taken by a different estimator');
-    const run = skillrl(['run', path]);
-    expect(run.code).toBe(1);
-    expect(run.err).toContain('estimator "grpo" of "grpo-clash"');
-  });
+  const refused: [string, string, string, string][] = [
+    [
+      'an estimator factory that returns no estimate()',
+      'no-estimate',
+      'SKILLRL_PLUGIN_SHAPE',
+      'AdvantageEstimator: missing estimate()',
+    ],
+    [
+      'a package estimator named like a built-in (grpo)',
+      'grpo-clash',
+      'SKILLRL_INVALID_ARGUMENT',
+      'estimator "grpo" of "grpo-clash": the name is taken by a different estimator',
+    ],
+  ];
+  for (const [title, estimator, errorCode, message] of refused) {
+    it(`${title}: check and run both fail, naming it`, () => {
+      const path = writeConfig(
+        project.dir,
+        internalize(estimator, { estimator: { package: estimator } }),
+        `${estimator}.yaml`,
+      );
+      const { code, json } = checkJson(path);
+      expect(code).toBe(1);
+      const error = json.components.find((c) => c.role === 'estimator')?.error;
+      expect(error?.code).toBe(errorCode);
+      expect(error?.message).toContain(message);
+      const run = skillrl(['run', path]);
+      expect(run.code).toBe(1);
+      expect(run.err).toContain(message);
+    });
+  }
 
   it('three mistakes in one pass: a schema problem, a missing package, an unknown estimator', () => {
     const path = writeConfig(

@@ -8,7 +8,7 @@ import { checkConfig, checkConfigSchema, readConfigFile } from '../config/load-c
 import { BUILTIN_COMPONENTS } from './builtin-components.js';
 import type { ComponentContext, ComponentKind } from './component-types.js';
 import { findBuiltin, findBuiltinPeers, importFromConfig, resolvePlugin } from './import-package.js';
-import { shapeProblem } from './plugin-shape.js';
+import { listExports, shapeProblem } from './plugin-shape.js';
 import { PluginShapeError } from './plugin-shape-error.js';
 import { pluginExport, resolveComponent, resolveEstimator } from './resolve-component.js';
 
@@ -108,7 +108,9 @@ async function checkPlugin<K extends Exclude<ComponentKind, 'estimator'>>(
     const mod = await importFromConfig(spec.package, configPath, what);
     const key = pluginExport(kind, mod, spec, what);
     const problem = typeof mod[key] === 'function' ? undefined : shapeProblem(kind, mod[key]);
-    if (problem !== undefined) throw new PluginShapeError(what, spec.package, key, problem, []);
+    if (problem !== undefined) {
+      throw new PluginShapeError(what, spec.package, key, problem, listExports(mod));
+    }
     return { source: `${source}#${key}`, resolved: url };
   } catch (error) {
     return { source, error };
