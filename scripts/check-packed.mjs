@@ -5,6 +5,10 @@
 //   - @skillrl/orchestrator with only its own @skillrl dependencies installs no @tensorflow package, and an
 //     LLM-only Skill-R1 run (household, the LLM agent and editor, against the testkit's fake server) works
 //     with no tfjs installed;
+//   - on that lean install (with task-qa, task-shop, verifiers and skill-generator added), every lean package's
+//     root (and skill-generator's ./llm-editor) loads with require() and import(), and each lean package's
+//     first README example that needs no tfjs runs as printed (TypeScript ones compiled by tsc), the LLM
+//     editor's against the testkit's fake server;
 //   - every package loads with require() and with import(), and tfjs prints no banner;
 //   - examples/custom-adapter, packed and installed, loads by its default export and scores above zero under
 //     `skillrl eval`; an ESM-only estimator package is found by a run config; a tfjs run works;
@@ -175,6 +179,35 @@ function skillrl(installDir, args, cwd, extraEnv = {}) {
   });
 }
 
+/** Runs `node file ...args` without blocking this process (a fake server may live here); rejects on failure. */
+function nodeAsync(file, args, cwd, { timeout = 120_000, extraEnv = {} } = {}) {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [file, ...args], { cwd, env: { ...env, ...extraEnv } });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeout);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolvePromise(out);
+      else
+        reject(
+          new Error(
+            `node ${file} ${timedOut ? `ran past ${timeout / 1000} s` : `exited ${code}`}:\n${out.trim().split('\n').slice(-15).join('\n')}`,
+          ),
+        );
+    });
+  });
+}
+
 function writeYaml(file, lines) {
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
@@ -267,6 +300,7 @@ const leanOk = await check(`lean install: ${leanNames.join(' ')} has no @tensorf
   return `node_modules ${sizeOf(lean)}`;
 });
 
+let llmRunDir;
 if (leanOk) {
   await check(
     'LLM-only Skill-R1 run (+ task-household, skill-generator, testkit): still no @tensorflow',
@@ -300,12 +334,126 @@ if (leanOk) {
         const result = JSON.parse(out.trim().split('\n').at(-1));
         assert(result.ok && result.status === 'completed', `run did not complete: ${out}`);
         assert(!TFJS_NOISE.test(err), `tfjs noise on stderr: ${err}`);
+        llmRunDir = result.dir;
         return `${result.ran} rollouts, ${server.stats().completed} requests`;
       } finally {
         await server.close();
       }
     },
   );
+  // The lean packages as a user meets them: each root loads, and each README's first example runs as printed.
+  const leanRoots = [
+    '@skillrl/core',
+    '@skillrl/advantage',
+    '@skillrl/curriculum',
+    '@skillrl/rollout',
+    '@skillrl/verifiers',
+    '@skillrl/report',
+    '@skillrl/testkit',
+    '@skillrl/task-qa',
+    '@skillrl/task-household',
+    '@skillrl/task-shop',
+    '@skillrl/skill-generator',
+  ];
+  const leanEntries = [...leanRoots, '@skillrl/skill-generator/llm-editor'];
+  const leanLoads = await check(
+    `lean install (+ task-qa, task-shop, verifiers): require() and import() of ${leanEntries.length} lean entries, still no @tensorflow`,
+    () => {
+      npmInstall(
+        lean,
+        ['@skillrl/task-qa', '@skillrl/task-shop', '@skillrl/verifiers'].map((n) => tarballOf.get(n)),
+      );
+      assert(!hasTensorflow(lean), 'node_modules/@tensorflow appeared with task-qa, task-shop or verifiers');
+      for (const mode of ['require', 'import']) {
+        const body = leanEntries
+          .map(
+            (n) =>
+              `try { ${mode === 'require' ? 'require' : 'await import'}(${JSON.stringify(n)}); } catch (e) { bad.push(${JSON.stringify(n)} + ': ' + e.message.split('\\n')[0]); }`,
+          )
+          .join('\n');
+        const file = join(lean, `load-lean.${mode === 'require' ? 'cjs' : 'mjs'}`);
+        writeFileSync(
+          file,
+          `const bad = [];\n${body}\nif (bad.length) { console.error(bad.join('\\n')); process.exit(1); }\n`,
+        );
+        const r = spawnSync(process.execPath, [file], { cwd: lean, env, encoding: 'utf8', timeout: 120_000 });
+        assert(r.status === 0, () => `${mode}() failed on the lean install:\n${(r.stderr ?? '').trim()}`);
+      }
+      return `${leanEntries.length} entries × require and import, node_modules ${sizeOf(lean)}`;
+    },
+  );
+
+  if (leanLoads) {
+    await check(
+      "lean install: each lean package's first README example without tfjs runs as printed (ts compiled by tsc)",
+      async () => {
+        const dir = join(lean, 'readme-examples');
+        const out = join(dir, 'out');
+        mkdirSync(out, { recursive: true });
+        // What needs tfjs, and so is not run on this install (the full install runs those).
+        const needsTfjs =
+          /from '(?:@tensorflow\/|@skillrl\/tensor-ops|@skillrl\/policy-tfjs|[^']*\/step-editor')/;
+        const picked = [];
+        for (const name of leanRoots) {
+          const readme = readFileSync(join(lean, 'node_modules', name, 'README.md'), 'utf8');
+          const example = [...readme.matchAll(/```(ts|js)\n([\s\S]*?)```/g)].find(
+            (m) => !needsTfjs.test(m[2]),
+          );
+          assert(example, `${name}: its README has no ts or js example that runs without tfjs`);
+          const base = name.replace('@skillrl/', '');
+          writeFileSync(join(dir, `${base}.${example[1] === 'ts' ? 'mts' : 'mjs'}`), example[2]);
+          if (example[1] === 'js') writeFileSync(join(out, `${base}.mjs`), example[2]);
+          picked.push({ name, base, lang: example[1] });
+        }
+        // TypeScript as a user would run it: compiled by tsc (strict, nodenext) against the lean install.
+        const tools = join(work, 'tools');
+        npmInstall(tools, ['typescript@5.9.3', '@types/node@20.19.9']);
+        writeFileSync(
+          join(dir, 'tsconfig.json'),
+          JSON.stringify({
+            compilerOptions: {
+              target: 'ES2022',
+              module: 'nodenext',
+              moduleResolution: 'nodenext',
+              strict: true,
+              skipLibCheck: true,
+              types: ['node'],
+              typeRoots: [join(tools, 'node_modules', '@types')],
+              rootDir: '.',
+              outDir: 'out',
+            },
+            include: ['*.mts'],
+          }),
+        );
+        run(process.execPath, [join(tools, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {
+          cwd: dir,
+        });
+        // Each in a folder of its own (core's writes runs/demo); report's reads the LLM-only run above, and the
+        // LLM editor's endpoint (EDITOR_BASE_URL, as its example reads it) is the testkit's fake server.
+        const server = await fakeServer(lean, householdReply);
+        try {
+          for (const { name, base } of picked) {
+            const cwd = join(dir, `run-${base}`);
+            mkdirSync(cwd, { recursive: true });
+            const args = name === '@skillrl/report' ? [llmRunDir ?? join(lean, 'runs', 'llm-only')] : [];
+            try {
+              await nodeAsync(join(out, `${base}.mjs`), args, cwd, {
+                timeout: 120_000,
+                extraEnv: { EDITOR_BASE_URL: server.baseURL, EDITOR_MODEL: 'fake' },
+              });
+            } catch (error) {
+              throw new Error(`${name}: ${error.message}`);
+            }
+          }
+        } finally {
+          await server.close();
+        }
+        assert(!hasTensorflow(lean), 'node_modules/@tensorflow appeared');
+        const ts = picked.filter((p) => p.lang === 'ts').length;
+        return `${picked.length} run (${ts} TypeScript, ${picked.length - ts} JavaScript)`;
+      },
+    );
+  }
 }
 
 // 2b. verifiers alone: openai is an optional peer used by the LLM judge only.

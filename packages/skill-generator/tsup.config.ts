@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // One entry per subpath, so `@skillrl/skill-generator/llm-editor` loads no tfjs; `.` is all of them.
+  // One entry per subpath. Only step-editor imports tfjs; `.` (generation, history, llm-editor) does not, and
+  // shared chunks hold only what a tfjs-free entry also needs, so no chunk the root reaches imports tfjs.
   entry: {
     index: 'src/index.ts',
     'llm-editor': 'src/entries/llm-editor.ts',

@@ -6,7 +6,7 @@ import type { Skill, Task } from '@skillrl/core';
 import household from '@skillrl/task-household';
 import { type BackendChoice, initBackend } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
-import { createStepEditor } from '../src/index.js';
+import { createStepEditor } from '../src/entries/step-editor.js';
 
 const REPS = Number(process.env.BENCH_REPS ?? 7);
 

@@ -21,7 +21,7 @@ import { createSkillReadingAgent, vocabularyFromAdapter } from '@skillrl/policy-
 import { runEpisode } from '@skillrl/rollout';
 import household from '@skillrl/task-household';
 import { initBackend } from '@skillrl/tensor-ops';
-import { loadStepEditor, readNumberedSteps, renderStepSkill } from '../src/index.js';
+import { loadStepEditor, readNumberedSteps, renderStepSkill } from '../src/entries/step-editor.js';
 
 const EPISODES = Number(process.env.EPISODES ?? 24);
 const agent = createSkillReadingAgent({ vocabulary: await vocabularyFromAdapter(household), seed: 1 });
