@@ -12,6 +12,7 @@ import { evaluateRun, isRunDirectory } from '../evaluate/evaluate-run.js';
 import { EvaluationHealthError } from '../evaluate/evaluation-health-error.js';
 import { type EvaluationTasks, evaluationTasks } from '../evaluate/evaluation-tasks.js';
 import { applyOverrides, type ConfigOverride, parseOverride } from '../run/config-overrides.js';
+import { moveAside } from '../run/move-aside.js';
 import { runDirectoryOf } from '../run/open-run.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunResult } from '../run/run-types.js';
@@ -190,32 +191,45 @@ export function createCli(io: CliIo = defaultIo): Command {
       collectRunOverride,
       [] as ConfigOverride[],
     )
+    .option(
+      '--fresh',
+      'start a new run even where the run directory already holds one: the earlier directory is moved aside to <dir>.previous-N (never deleted); without it, a directory holding a run is refused (continue it with skillrl resume)',
+    )
     .option('--json', 'print the result as one JSON line, no progress bar')
     .action(
-      withErrors(async (file: string, opts: { runDir?: string; json?: boolean; set: ConfigOverride[] }) => {
-        const file0 = loadConfig(file);
-        const loaded =
-          opts.set.length > 0
-            ? {
-                ...file0,
-                config: parseConfig(applyOverrides(file0.config, opts.set, { anyPath: true }).config),
-              }
-            : file0;
-        const json = Boolean(opts.json);
-        const code = await runWithSignals(
-          io,
-          json,
-          runDirectoryOf(loaded.config, loaded.path, opts.runDir),
-          (run) =>
-            runConfig(loaded, {
-              ...(opts.runDir ? { runDir: opts.runDir } : {}),
-              ...run,
-              onWarning: (m) => io.err(`warning: ${m}`),
-            }),
-          (result) => printResult(io, json, result),
-        );
-        if (code !== EXIT_CODES.ok) throw new CliExit(code);
-      }),
+      withErrors(
+        async (
+          file: string,
+          opts: { runDir?: string; json?: boolean; fresh?: boolean; set: ConfigOverride[] },
+        ) => {
+          const file0 = loadConfig(file);
+          const loaded =
+            opts.set.length > 0
+              ? {
+                  ...file0,
+                  config: parseConfig(applyOverrides(file0.config, opts.set, { anyPath: true }).config),
+                }
+              : file0;
+          const json = Boolean(opts.json);
+          const dir = runDirectoryOf(loaded.config, loaded.path, opts.runDir);
+          // Moved only once the config has parsed: a typo in it must not cost the earlier run its place.
+          const kept = opts.fresh ? moveAside(dir) : undefined;
+          if (kept) io.err(`note: the earlier run directory ${dir} was moved to ${kept}`);
+          const code = await runWithSignals(
+            io,
+            json,
+            dir,
+            (run) =>
+              runConfig(loaded, {
+                ...(opts.runDir ? { runDir: opts.runDir } : {}),
+                ...run,
+                onWarning: (m) => io.err(`warning: ${m}`),
+              }),
+            (result) => printResult(io, json, result),
+          );
+          if (code !== EXIT_CODES.ok) throw new CliExit(code);
+        },
+      ),
     );
 
   program

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readRunStreamLines } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import type { RunConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
+import { moveAside } from '../run/move-aside.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunProgress, RunResult } from '../run/run-types.js';
 import { type PairedDifference, pairedByTask, type TestOutcomes } from './paired-by-task.js';
@@ -132,11 +133,8 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
     const previous = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
     const resume = existsSync(join(runDir, 'run.json')) && previous === text;
     if (!resume) {
-      if (existsSync(runDir)) {
-        const kept = freeName(runDir);
-        renameSync(runDir, kept);
-        options.onWarning?.(`an earlier demo run with other settings was moved to ${kept}`);
-      }
+      const kept = moveAside(runDir);
+      if (kept) options.onWarning?.(`an earlier demo run with other settings was moved to ${kept}`);
       writeFileSync(path, text);
     }
     return { path, runDir, resume };
@@ -256,14 +254,6 @@ export function comparisonLines(c: PairedDifference): string[] {
     `SKILLC − GRPO without skills on the same ${c.tasks} held-out tasks: ${points(c.difference)} points (95 % interval ${points(c.lower)} to ${points(c.upper)}, paired by task; ${c.onlyA} tasks only SKILLC solved, ${c.onlyB} only GRPO) — ${said}`,
     'one seed: the spread over seeds is larger; `pnpm bench:paper` pairs five seeds',
   ];
-}
-
-/** `<dir>.previous-1`, `-2`, …: the first name not taken. */
-function freeName(dir: string): string {
-  for (let n = 1; ; n++) {
-    const candidate = `${dir}.previous-${n}`;
-    if (!existsSync(candidate)) return candidate;
-  }
 }
 
 const pct = (x: number | undefined) => (x === undefined ? '–' : `${(100 * x).toFixed(1)} %`);

@@ -1,17 +1,17 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Agent, JsonObject, RunEvent, Skill } from '@skillrl/core';
+import type { Agent, JsonObject, RunEvent } from '@skillrl/core';
 import { InvalidArgumentError, openRunStore } from '@skillrl/core';
 import type { ResolvedComponent } from '../components/component-types.js';
-import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent } from '../components/resolve-component.js';
 import type { RunConfig, TaskSelection } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import type { CheckpointValue, RunManifest } from '../run/run-session.js';
 import { setupBasics } from '../run/setup-run.js';
 import { StoredTrajectories } from '../run/stored-trajectories.js';
-import { defaultSkills, type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';
+import { type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';
 import { type EvaluationTasks, evaluationTasks } from './evaluation-tasks.js';
+import { trainingSkills } from './training-skills.js';
 
 export interface EvaluateRunOptions extends Omit<EvaluateOptions, 'tasks' | 'agent' | 'skills'> {
   /** The split to evaluate on (required). */
@@ -119,7 +119,7 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
   const configPath = manifest.configPath;
   const basics = await setupBasics(config, configPath);
   const agent = await trainedAgent(config, basics, checkpoint, dir, advantages, frozen);
-  const skills = await runSkills(basics.adapter.value, config, configPath);
+  const skills = await trainingSkills(basics.adapter.value, config, configPath);
   const chosen = evaluationTasks(config, {
     split: options.split,
     ...(options.limit !== undefined ? { limit: options.limit } : {}),
@@ -235,18 +235,4 @@ async function trainedAgent(
     });
   }
   return { value: agent.value, restored: 'replay' };
-}
-
-/** The with-skill context the run trained with: each family's full context (general sections, then its own). */
-async function runSkills(
-  adapter: Awaited<ReturnType<typeof setupBasics>>['adapter']['value'],
-  config: RunConfig,
-  configPath: string,
-): Promise<Record<string, Skill>> {
-  const inventory = adapter.skills ? await adapter.skills() : [];
-  if (config.internalize?.variant === 'grpo' || inventory.length === 0) return defaultSkills(adapter);
-  const { skillContexts } = (await importBuiltin('@skillrl/curriculum', 'the curriculum', configPath)) as {
-    skillContexts: (families: readonly string[], skills: readonly Skill[]) => { full: Record<string, Skill> };
-  };
-  return skillContexts([...adapter.families], inventory).full;
 }

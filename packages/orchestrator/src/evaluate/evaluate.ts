@@ -1,5 +1,5 @@
-import type { Agent, Skill, TaskAdapter, Trajectory } from '@skillrl/core';
-import { redactSecrets, skillForFamily } from '@skillrl/core';
+import type { Agent, Skill, Trajectory } from '@skillrl/core';
+import { redactSecrets } from '@skillrl/core';
 import { collectRollouts, planRollouts } from '@skillrl/rollout';
 import type { LoadedConfig, RunConfig, TaskSelection } from '../config/config-types.js';
 import { rolloutEndpoint } from '../run/health/describe-endpoint.js';
@@ -7,6 +7,9 @@ import type { RunProgress } from '../run/run-types.js';
 import { loadTasks, type RunBasics, setupBasics } from '../run/setup-run.js';
 import { EvaluationHealth } from './evaluation-health.js';
 import { evaluationTasks } from './evaluation-tasks.js';
+import { defaultSkills, trainingSkills } from './training-skills.js';
+
+export { defaultSkills } from './training-skills.js';
 
 export interface EvaluateOptions {
   /** Episodes per task and condition (default 1). */
@@ -18,7 +21,10 @@ export interface EvaluateOptions {
   tasks?: TaskSelection;
   /** The task model (default: the config's `agent`, freshly created), e.g. a trained policy from a run. */
   agent?: Agent;
-  /** The with-skill condition's skill per family (default: the adapter's most specific skill per family). */
+  /**
+   * The with-skill condition's skill per family (default: as training builds it, `trainingSkills`: an
+   * internalize config's general sections plus each family's own; otherwise the family's own skill).
+   */
   skills?: Record<string, Skill>;
   onProgress?: (progress: RunProgress) => void;
   signal?: AbortSignal;
@@ -60,16 +66,23 @@ export interface Evaluation {
 
 /**
  * Runs the config's task model on the config's tasks (its `tasks`: split, limit and seed, as the run loads
- * them) with and without each family's skill (the adapter's skill bank), nothing written to disk: how much
- * the skills help before any training. Episodes that end in an error are counted, not scored; past the
- * config's error budget (`health`) it throws `EvaluationHealthError`, as a run stops.
+ * them) with and without each family's skill, nothing written to disk: how much the skills help before any
+ * training. The with-skill side carries what the config's training would (`trainingSkills`), so it matches
+ * `evaluateRun` of an untrained run of the same config. Episodes that end in an error are counted, not
+ * scored; past the config's error budget (`health`) it throws `EvaluationHealthError`, as a run stops.
  */
 export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {
   const basics = await setupBasics(loaded.config, loaded.path);
-  return evaluateWith(loaded.config, basics, options, {
-    target: loaded.path,
-    again: `skillrl eval ${loaded.path}`,
-  });
+  const skills = options.skills ?? (await trainingSkills(basics.adapter.value, loaded.config, loaded.path));
+  return evaluateWith(
+    loaded.config,
+    basics,
+    { ...options, skills },
+    {
+      target: loaded.path,
+      again: `skillrl eval ${loaded.path}`,
+    },
+  );
 }
 
 /** What an evaluation names in its error: what was evaluated and the command that does it again. */
@@ -135,17 +148,6 @@ export async function evaluateWith(
   const tripped = health.finish(runs);
   if (tripped) throw tripped;
   return summarise(runs);
-}
-
-/** The adapter's most specific skill per family: what the with-skill side carries by default. */
-export async function defaultSkills(adapter: TaskAdapter): Promise<Record<string, Skill>> {
-  const bank = adapter.skills ? await adapter.skills() : [];
-  const out: Record<string, Skill> = {};
-  for (const family of adapter.families) {
-    const skill = skillForFamily(bank, family);
-    if (skill) out[family] = skill;
-  }
-  return out;
 }
 
 /** Success over the episodes that ended without an error: an error is not a result. */
