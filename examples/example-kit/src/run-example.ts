@@ -119,5 +119,14 @@ export const RUN_FILES = [
 ];
 
 export function missingRunFiles(dir: string): string[] {
-  return RUN_FILES.filter((f) => !existsSync(join(dir, f)));
+  // A stream is present as its open file or as gzip segments (a stream of store.compressOnCloseBytes or more
+  // is closed into segments/ when the run ends).
+  const inSegments = (stream: string) =>
+    existsSync(join(dir, 'segments')) &&
+    readdirSync(join(dir, 'segments')).some((f) => f.startsWith(`${stream}.`) && f.includes('.jsonl'));
+  return RUN_FILES.filter((f) => {
+    if (existsSync(join(dir, f))) return false;
+    const stream = /^(.+)\.jsonl$/.exec(f)?.[1];
+    return !(stream && inSegments(stream));
+  });
 }

@@ -14,12 +14,33 @@ describe('bench:paper', () => {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    for (const row of ['No skill', 'Vanilla GRPO', 'Skill-R1 (inference)', 'Skill-R1 (GRPO)']) {
+    const rows = [
+      'No skill',
+      'Vanilla GRPO',
+      'Skill-R1 (inference)',
+      'Skill-R1 (GRPO)',
+      'Skill-R1 (GRPO, carried-skill baseline)',
+      'Skill-R1 (GRPO, A_intra normalised)',
+      'Skill-R1 (GRPO, both normalised)',
+    ];
+    for (const row of rows) {
       expect(first).toMatch(new RegExp(`\\| ${row.replace(/[()]/g, '\\$&')} +\\| \\d+\\.\\d ± 0\\.0 `));
     }
     expect(first).not.toContain('SKILLC on household');
     const results = JSON.parse(readFileSync(join(out, 'paper-results.json'), 'utf8'));
-    expect(results.skillR1.map((r: { label: string }) => r.label)).toHaveLength(4);
+    expect(results.skillR1.map((r: { label: string }) => r.label)).toEqual(rows);
+    // The option rows run the skill-r1 estimator with their options, the others its defaults.
+    const estimatorOf = (slug: string) =>
+      JSON.parse(readFileSync(join(out, 'configs', `skill-r1-${slug}-seed1.json`), 'utf8')).estimator;
+    expect(estimatorOf('skill-r1-grpo')).toBeUndefined();
+    expect(estimatorOf('skill-r1-grpo-carried-skill-baseline')).toEqual({
+      name: 'skill-r1',
+      options: { interBaseline: 'carried-skill' },
+    });
+    expect(estimatorOf('skill-r1-grpo-both-normalised')).toEqual({
+      name: 'skill-r1',
+      options: { normalizeIntra: true, normalizeInter: true },
+    });
     // Each accuracy is the run's own fresh-episode success, read back from its summary.json.
     for (const row of results.skillR1) {
       const summary = JSON.parse(readFileSync(join(row.runs[0], 'summary.json'), 'utf8'));

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Trajectory } from '@skillrl/core';
+import { type RunEvent, readRunStream, type Trajectory } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { internalize } from '../src/internalize/internalize.js';
 import { internalizeConfig, tempDir, writeConfig } from './support.js';
@@ -24,21 +24,18 @@ describe('internalize with @skillrl/policy-tfjs', () => {
     const result = await internalize(config as never, { configPath });
     // 2 steps × 2 tasks × 4 + two validations (step 0 and the last) × 3 tasks × 2 conditions
     expect(result.metrics.rollouts).toBe(28);
-    const rollouts = readFileSync(join(result.dir, 'rollouts.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l) as Trajectory);
+    // Either layout: a stream of 1 MiB or more is gzipped into segments/ when the run closes.
+    const rollouts = [...readRunStream<Trajectory>(result.dir, 'rollouts')];
+    expect(rollouts).toHaveLength(28);
     // The policy's own log-probs are recorded on every action it took.
     expect(rollouts.every((t) => t.steps.every((s) => typeof s.logProb === 'number'))).toBe(true);
     const snapshot = JSON.parse(
       readFileSync(join(result.dir, 'checkpoints', 'snapshot-00000001.json'), 'utf8'),
     );
     expect(snapshot.value.components.agent).toEqual({ kind: 'dir', path: 'checkpoints/state-000002/agent' });
-    const step = readFileSync(join(result.dir, 'events.jsonl'), 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l))
-      .find((e) => e.type === 'step');
-    expect(Object.keys(step.metrics).some((k) => k.startsWith('train_'))).toBe(true);
+    const step = [...readRunStream<RunEvent>(result.dir, 'events')].find((e) => e.type === 'step') as
+      | { metrics: Record<string, number> }
+      | undefined;
+    expect(Object.keys(step?.metrics ?? {}).some((k) => k.startsWith('train_'))).toBe(true);
   }, 120_000);
 });
