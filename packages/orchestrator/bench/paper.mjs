@@ -22,9 +22,10 @@
 // Beside them, two cheap diagnostics: a behaviour-cloning ceiling (bc-ceiling.mjs) and the transfer ratio of
 // the SKILLC and GRPO policies at their start and end (transfer-ratio.mjs).
 //
-// Cost, measured with two jobs on two cores: a 120-step household run takes about 4 min, a 360-step one about
-// three times that, so the full command is about 6 h (45 runs per budget, the published budget two thirds of
-// it); a diagnostic takes 1–2 min. `--budget low|published` and `--only` run parts.
+// Cost, measured after the batched learner: a 360-step household run takes about 70 s alone on two cores
+// (2–4 min with two jobs on a busy machine), a 120-step one a third of it; the full command took 97 min with
+// two jobs on the 2-core VM while other work shared it (121 runs, 25 diagnostics). `--budget low|published`,
+// `--only` and `--rows` run parts.
 //
 // Statistics (paired-stats.mjs): mean ± standard error over seeds, and for each row the paired difference
 // by seed against GRPO and against SKILLC (same seed = same task pool, test tasks and initial weights) with a
