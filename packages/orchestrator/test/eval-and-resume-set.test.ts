@@ -1,10 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { readRunStream } from '@skillrl/core';
 import { type FakeOpenAIServer, startFakeOpenAI } from '@skillrl/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliRun, finish, internalizeConfig, startCli, tempDir, writeConfig } from './support.js';
+import {
+  finish,
+  internalizeConfig,
+  jsonResult as json,
+  refusedPort,
+  startCli,
+  tempDir,
+  withoutWarnings,
+  writeConfig,
+} from './support.js';
 
 // `skillrl eval` and `skillrl resume --set` through the built CLI, against the testkit's fake OpenAI server
 // and a port on which nothing listens: eval counts the episodes that ended in an error, stops with exit 3
@@ -16,32 +24,6 @@ const KEY = 'sk-eval-test-0123456789abcdef';
 const ENV = { ...process.env, SKILLRL_EVAL_KEY: KEY };
 
 const cli = (args: string[]) => finish(startCli(args, { env: ENV }));
-
-// biome-ignore lint/suspicious/noExplicitAny: a printed JSON result, inspected field by field.
-function json(run: CliRun): Record<string, any> {
-  const line = run.out.trim().split('\n').pop() ?? '';
-  try {
-    return JSON.parse(line);
-  } catch {
-    throw new Error(`no JSON result (exit ${run.code}):\n${run.out}\n${run.err}`);
-  }
-}
-
-/** stderr less the `warning: …` lines about the config. */
-const withoutWarnings = (err: string) =>
-  err
-    .split('\n')
-    .filter((line) => !line.startsWith('warning: '))
-    .join('\n');
-
-/** A port on which nothing listens: bound, then closed. */
-async function refusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 const WITH_SKILL = '<skill name=';
 

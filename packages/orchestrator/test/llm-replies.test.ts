@@ -10,7 +10,7 @@ import {
   startFakeOpenAI,
 } from '@skillrl/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type CliRun, evolveConfig, finish, startCli, tempDir, writeConfig } from './support.js';
+import { evolveConfig, finish, jsonResult as result, startCli, tempDir, writeConfig } from './support.js';
 
 // What an LLM endpoint answers, through the built CLI as a user runs it, against the testkit's fake OpenAI
 // server: a 200 with no usable choice is an endpoint error (retried, then counted by the error budget), the
@@ -18,17 +18,6 @@ import { type CliRun, evolveConfig, finish, startCli, tempDir, writeConfig } fro
 // of the openai agent or the editor's model is refused by `check` and `run` with the fix.
 
 const cli = (args: string[]) => finish(startCli(args));
-
-/** The `--json` line a command printed. */
-// biome-ignore lint/suspicious/noExplicitAny: a printed JSON result, inspected field by field.
-function result(run: CliRun): Record<string, any> {
-  const line = run.out.trim().split('\n').pop() ?? '';
-  try {
-    return JSON.parse(line);
-  } catch {
-    throw new Error(`no JSON result (exit ${run.code}):\n${run.out}\n${run.err}`);
-  }
-}
 
 const servers: FakeOpenAIServer[] = [];
 async function serve(options: Parameters<typeof startFakeOpenAI>[0]) {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { RunEvent, Trajectory } from '@skillrl/core';
 import { readRunStream } from '@skillrl/core';
@@ -8,22 +7,17 @@ import { type FakeOpenAIServer, type FaultKind, startFakeOpenAI } from '@skillrl
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   CLI,
-  type CliRun,
   everyFile,
   evolveConfig,
   finish,
   internalizeConfig,
+  refusedPort,
+  jsonResult as result,
   startCli,
   tempDir,
+  withoutWarnings,
   writeConfig,
 } from './support.js';
-
-/** stderr less the `warning: …` lines a run prints about its config before it starts. */
-const withoutWarnings = (err: string) =>
-  err
-    .split('\n')
-    .filter((line) => !line.startsWith('warning: '))
-    .join('\n');
 
 // Every fault of a misconfigured endpoint, through the built CLI as a user runs it, against the testkit's
 // fake OpenAI server: the run stops with status 3 and says why and where, keeps what it collected, and
@@ -36,28 +30,8 @@ const start = (args: string[], cwd?: string) => startCli(args, { env: ENV, cwd }
 
 const cli = (args: string[], cwd?: string) => finish(start(args, cwd));
 
-/** The `--json` line a run printed. */
-// biome-ignore lint/suspicious/noExplicitAny: a printed JSON result, inspected field by field.
-function result(run: CliRun): Record<string, any> {
-  const line = run.out.trim().split('\n').pop() ?? '';
-  try {
-    return JSON.parse(line);
-  } catch {
-    throw new Error(`no JSON result (exit ${run.code}):\n${run.out}\n${run.err}`);
-  }
-}
-
 const events = (dir: string) => [...readRunStream<RunEvent>(dir, 'events')];
 const rollouts = (dir: string) => [...readRunStream<Trajectory>(dir, 'rollouts')];
-
-/** A port on which nothing listens: bound, then closed. */
-async function refusedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((r) => server.close(() => r()));
-  return port;
-}
 
 const respond = (request: { messages?: { content?: unknown }[] }, ctx: { index: number }) => {
   const system = String(request.messages?.[0]?.content ?? '');

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
@@ -112,4 +113,31 @@ export function internalizeConfig(
     },
     ...overrides,
   };
+}
+
+/** The `--json` line a command printed (its last line of stdout). */
+// biome-ignore lint/suspicious/noExplicitAny: a printed JSON result, inspected field by field.
+export function jsonResult(run: CliRun): Record<string, any> {
+  const line = run.out.trim().split('\n').pop() ?? '';
+  try {
+    return JSON.parse(line);
+  } catch {
+    throw new Error(`no JSON result (exit ${run.code}):\n${run.out}\n${run.err}`);
+  }
+}
+
+/** stderr less the `warning: …` lines a run prints about its config before it starts. */
+export const withoutWarnings = (err: string) =>
+  err
+    .split('\n')
+    .filter((line) => !line.startsWith('warning: '))
+    .join('\n');
+
+/** A port on which nothing listens: bound, then closed. */
+export async function refusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
 }
