@@ -15,4 +15,12 @@ export {
   type SkillcStepPlan,
   sampleStepTasks,
 } from './plan-skillc-step.js';
+export {
+  type RunSkillcStepInput,
+  runSkillcStep,
+  type SkillcStepMetrics,
+  type SkillcStepPorts,
+  type SkillcStepResult,
+  skillcValidationDue,
+} from './run-skillc-step.js';
 export { createStepSkills, type SkillContexts, type StepSkills, skillContexts } from './skill-contexts.js';

@@ -1,13 +1,4 @@
-import type {
-  Agent,
-  CurriculumState,
-  JsonObject,
-  JsonValue,
-  PolicyTrainer,
-  Skill,
-  Trajectory,
-  ValidationResult,
-} from '@skillrl/core';
+import type { Agent, JsonObject, JsonValue, PolicyTrainer, Skill, ValidationResult } from '@skillrl/core';
 import { formatSkill, InvalidArgumentError } from '@skillrl/core';
 import type * as Curriculum from '@skillrl/curriculum';
 import { type PlannedEpisode, planRollouts } from '@skillrl/rollout';
@@ -41,10 +32,6 @@ const DEFAULT_ESTIMATOR = {
   skill0: 'grpo',
   'd2skill-mixed': 'd2skill-mixed',
 } as const;
-
-function rate(xs: readonly Trajectory[]): number {
-  return xs.length ? xs.filter((t) => t.verdict.passed).length / xs.length : 0;
-}
 
 /** A curriculum's plan (plain data) as rollout's planner lays it out: one group per task, ρ·n with the skill. */
 function planGroups(plan: Curriculum.GroupPlan): PlannedEpisode[] {
@@ -186,9 +173,11 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       seed: config.seed,
       config: config as unknown as JsonObject,
     });
-    const validationDue = (t: number) => t % d === 0 || t === steps;
     // Plus the validation at step 0, before any update: Δ̄_first is the untrained policy's gap.
-    const validations = 1 + Array.from({ length: steps }, (_, i) => i + 1).filter(validationDue).length;
+    const validations =
+      1 +
+      Array.from({ length: steps }, (_, i) => i + 1).filter((t) => plan.skillcValidationDue(t, d, steps))
+        .length;
     session.setTotal(
       steps * perStep * groupSize +
         validations * validationTasks.length * 2 * valEpisodes +
@@ -231,67 +220,54 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
 
     for (let t = start + 1; t <= steps; t++) {
       session.setPhase(`step ${t}/${steps}`);
-      const cs = curriculum.state();
-      const stepPlan = plan.planSkillcStep({
-        step: t,
-        pool,
-        tasksPerStep: perStep,
-        groupSize,
-        state: cs,
-        skillFor: stepSkills.training,
-        pairing: !(variant === 'skillc' && ablation === 'no-pairing'),
-        rng: root,
-      });
-      const runs = await session.runEpisodes(planGroups(stepPlan), `s${t}`, runCtx);
-
-      const est = estimator.create();
-      // λ_k per sample travels in the batch (0 for a retired type), so a package's estimator receives it too.
-      // The fields filled here are `METHOD_BATCH_FIELDS.internalize` (check-estimator-overrides.ts).
-      const attributionStrengths = plan.attributionStrengthsOf(
-        stepPlan,
-        runs.map((r) => r.family),
+      // The method's step lives in @skillrl/curriculum; the session runs, stores and checkpoints it.
+      const step = await plan.runSkillcStep(
+        {
+          step: t,
+          pool,
+          tasksPerStep: perStep,
+          groupSize,
+          curriculum,
+          skillFor: stepSkills.training,
+          pairing: !(variant === 'skillc' && ablation === 'no-pairing'),
+          rng: root,
+          totalSteps: steps,
+          validateEvery: d,
+        },
+        {
+          runEpisodes: (stepPlan) => session.runEpisodes(planGroups(stepPlan), `s${t}`, runCtx),
+          // The fields filled there are `METHOD_BATCH_FIELDS.internalize` (check-estimator-overrides.ts).
+          estimate: (batch) => estimator.create().estimate(batch),
+          onAdvantages: (runs, advantages) =>
+            session.appendOnce('advantages', `s${t}`, {
+              unit: `s${t}`,
+              rows: runs.map((r, i) => ({ trajectoryId: r.id, advantage: advantages[i] ?? 0 })),
+            }),
+          update: (batch) => trainer.value.update(batch),
+          validate: (v) => {
+            session.setPhase(`validation at step ${v}`);
+            return validate(v);
+          },
+        },
       );
-      const result = est.estimate({
-        attributionStrengths,
-        // Deprecated copy, for an estimator written against @skillrl/core 0.1; removed with `lambdas`.
-        lambdas: attributionStrengths,
-        scores: runs.map((r) => r.reward),
-        groupIds: runs.map((r) => r.taskId),
-        instanceIds: runs.map((r) => r.taskId),
-        conditions: runs.map((r) => r.condition),
-        families: runs.map((r) => r.family),
-        successes: runs.map((r) => r.verdict.passed),
-        lengths: runs.map((r) => r.steps.length),
-      });
-      const advantages = Array.from(result.advantages);
-      session.appendOnce('advantages', `s${t}`, {
-        unit: `s${t}`,
-        rows: runs.map((r, i) => ({ trajectoryId: r.id, advantage: advantages[i] ?? 0 })),
-      });
-      const train = await trainer.value.update({ trajectories: runs, advantages });
-      const withSkill = runs.filter((r) => r.condition === 1);
-      const without = runs.filter((r) => r.condition === 0);
       session.emit({
         type: 'step',
         step: t,
         metrics: {
-          success: rate(runs),
-          success_with: rate(withSkill),
-          success_without: rate(without),
-          share_with: runs.length ? withSkill.length / runs.length : 0,
-          active: cs.active.length,
-          ...prefixedMetrics('adv', result.metrics),
-          ...prefixedMetrics('train', train),
+          ...step.metrics,
+          ...prefixedMetrics('adv', step.estimatorMetrics),
+          ...prefixedMetrics('train', step.trainMetrics),
         },
       });
-
-      if (validationDue(t)) {
-        session.setPhase(`validation at step ${t}`);
-        const validation = await validate(t);
-        // The curriculum reads validations on its own schedule (every d steps), not the final extra one.
-        const next: CurriculumState = t % d === 0 ? curriculum.observe(validation) : curriculum.state();
-        state.validations.push(validation);
-        session.emit({ type: 'validation', step: t, validation, curriculum: next, ...frozenMark });
+      if (step.validation) {
+        state.validations.push(step.validation.result);
+        session.emit({
+          type: 'validation',
+          step: t,
+          validation: step.validation.result,
+          curriculum: step.validation.curriculum,
+          ...frozenMark,
+        });
       }
       state.curriculum = curriculum.toJSON();
       await session.checkpoint(t, state as unknown as JsonValue, {
