@@ -20,3 +20,5 @@ export * from './schema/index.js';
 export * from './secrets/index.js';
 // SKILL.md: parse, format, validate (Agent Skills rules); the most specific skill for a family.
 export * from './skill/index.js';
+// Reading a trajectory: whether the environment itself reported it won (the rule the kit and runs share).
+export * from './trajectory/index.js';

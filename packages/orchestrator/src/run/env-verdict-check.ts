@@ -1,4 +1,4 @@
-import type { Trajectory, TrajectoryStep } from '@skillrl/core';
+import { environmentWon, type Trajectory } from '@skillrl/core';
 import type { RunSession } from './run-session.js';
 
 /** summary.json's `envVerdictMismatch`: present only when some episode the environment won scored 0. */
@@ -12,18 +12,7 @@ export interface EnvVerdictMismatch {
 }
 
 /**
- * Whether the environment said this step won: its `StepResult.info` (kept by the episode runner at
- * `step.info.env`) has `won: true` (ALFWorld, the household adapter) or `success: true`, or its reward is
- * at least 1 (the sparse success reward of ALFWorld and WebShop). Only the literal `true` counts.
- */
-function wonByEnvironment(step: TrajectoryStep | undefined): boolean {
-  if (!step) return false;
-  const { won, success } = step.info?.env ?? {};
-  return won === true || success === true || step.reward >= 1;
-}
-
-/**
- * Counts the episodes whose last step the environment reported won (`wonByEnvironment`) while the verdict
+ * Counts the episodes whose last step the environment reported won (`environmentWon` of @skillrl/core, the kit's rule) while the verdict
  * scored them 0 (`passed` false and `score` 0): the mark of a verifier that reads the environment's info
  * where runs never put it (`step.info.won` for `step.info.env.won`) or `trajectory.reward` (0 until the
  * runner sets it from the verdict). A verifier stricter than the environment still gives partial credit
@@ -37,7 +26,7 @@ export function envVerdictMismatch(trajectories: Iterable<Trajectory>): EnvVerdi
   let example: Trajectory | undefined;
   for (const t of trajectories) {
     if (t.error && t.error.code !== 'verifier') continue;
-    if (!wonByEnvironment(t.steps.at(-1))) continue;
+    if (!environmentWon(t)) continue;
     wonByEnv++;
     if (t.verdict.passed || t.verdict.score !== 0) continue;
     episodes++;

@@ -3,6 +3,7 @@ import {
   type AgentContext,
   createRng,
   type Environment,
+  environmentWon,
   formatSkill,
   parseSkill,
   type StepResult,
@@ -13,7 +14,7 @@ import {
   validateSkill,
 } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
-import { environmentWon } from './environment-won.js';
+
 import { loadEpisodeRunner } from './load-episode-runner.js';
 
 export interface AdapterConformanceOptions {

@@ -1,0 +1,1 @@
+export { environmentWon, stepWon } from './environment-won.js';
