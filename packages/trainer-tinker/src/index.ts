@@ -29,6 +29,16 @@ export {
   type TinkerAgentOptions,
 } from './policy/create-tinker-agent.js';
 export { createTinkerTrainer, type TinkerTrainer } from './policy/create-tinker-trainer.js';
+// What `skillrl check` asks of a config's Tinker options before anything is built: every problem, by path.
+export {
+  checkTinkerAgentOptions,
+  checkTinkerEditorOptions,
+  checkTinkerTrainerOptions,
+  TINKER_AGENT_CONFIG_KEYS,
+  TINKER_EDITOR_CONFIG_KEYS,
+  TINKER_TRAINER_CONFIG_KEYS,
+  type TinkerOptionIssue,
+} from './policy/check-tinker-options.js';
 export {
   resolveTrainerOptions,
   TINKER_RL_LOSSES,

@@ -29,6 +29,30 @@ export interface BuiltinEntry<T> {
   requires?(options: JsonObject): string[];
   /** Problems with the options that need the config's folder (a file they name), for `skillrl check`. */
   checkOptions?(options: JsonObject, configPath: string): { path: string; message: string }[];
+  /**
+   * The component package's own check of these options (every problem, by path), imported from it: called
+   * by `skillrl check` when the package is installed, and before `create` by a run. The orchestrator keeps no
+   * copy of a package's option lists.
+   */
+  checkPackageOptions?(options: JsonObject, configPath: string): Promise<{ path: string; message: string }[]>;
+}
+
+/**
+ * `fn(options, path)` as `pkg` exports it; none when the installed version exports no such check (an older
+ * one: its factory still checks when it builds).
+ */
+async function packageOptionCheck(
+  pkg: string,
+  fn: string,
+  options: JsonObject,
+  path: string,
+  configPath: string,
+): Promise<{ path: string; message: string }[]> {
+  const mod = await importBuiltin(pkg, `the options at ${path}`, configPath);
+  const check = mod[fn];
+  return typeof check === 'function'
+    ? ((check as Fn)(options, path) as { path: string; message: string }[])
+    : [];
 }
 
 function exported(mod: ModuleNamespace, name: string, pkg: string): Fn {
@@ -186,6 +210,8 @@ const agents: Record<string, BuiltinEntry<Agent>> = {
       )({ seed: ctx.seed, ...withTokenizerPath(options, ctx.configPath) }) as Agent;
     },
     checkOptions: (options, configPath) => checkTokenizerFolder(options, configPath, '$.agent.options'),
+    checkPackageOptions: (options, configPath) =>
+      packageOptionCheck(TINKER, 'checkTinkerAgentOptions', options, '$.agent.options', configPath),
   },
   'skill-reading': {
     package: '@skillrl/policy-tfjs',
@@ -311,6 +337,21 @@ const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
       }) as SkillGenerator;
     },
     requires: (options) => (options.trainer !== undefined ? [TINKER] : []),
+    async checkPackageOptions(options, configPath) {
+      const trainer = options.trainer;
+      if (trainer === null || typeof trainer !== 'object' || Array.isArray(trainer)) return [];
+      const t = trainer as { name?: unknown; options?: unknown };
+      if (t.name !== 'tinker') return [];
+      const inner = t.options ?? {};
+      if (inner === null || typeof inner !== 'object' || Array.isArray(inner)) return [];
+      return packageOptionCheck(
+        TINKER,
+        'checkTinkerEditorOptions',
+        inner as JsonObject,
+        '$.evolve.generator.options.trainer.options',
+        configPath,
+      );
+    },
     checkOptions(options, configPath) {
       const trainer = options.trainer;
       if (trainer === null || typeof trainer !== 'object' || Array.isArray(trainer)) return [];
@@ -344,6 +385,14 @@ const trainers: Record<string, BuiltinEntry<PolicyTrainer>> = {
       if (!ctx.agent) throw new MissingFieldError('tinker trainer', 'agent');
       return exported(mod, 'createTinkerTrainer', TINKER)(ctx.agent, options) as PolicyTrainer;
     },
+    checkPackageOptions: (options, configPath) =>
+      packageOptionCheck(
+        TINKER,
+        'checkTinkerTrainerOptions',
+        options,
+        '$.internalize.trainer.options',
+        configPath,
+      ),
   },
   tfjs: {
     package: '@skillrl/policy-tfjs',

@@ -67,7 +67,12 @@ function wellFormed(spec: unknown): Spec | undefined {
  * Registry name: the name is known, its package and the peers it imports are installed (found, not
  * imported: no tfjs loads), and its options name files that exist.
  */
-function checkBuiltin(kind: ComponentKind, name: string, configPath: string, options: JsonObject = {}): Row {
+async function checkBuiltin(
+  kind: ComponentKind,
+  name: string,
+  configPath: string,
+  options: JsonObject = {},
+): Promise<Row> {
   const table = BUILTIN_COMPONENTS[kind];
   const entry = table[name];
   const source = `registry:${name}`;
@@ -79,7 +84,10 @@ function checkBuiltin(kind: ComponentKind, name: string, configPath: string, opt
     findBuiltinPeers(entry.package, entry.peers ?? [], what, configPath) ??
     (entry.requires?.(options) ?? []).map((pkg) => findBuiltin(pkg, what, configPath)).find(Boolean);
   if (missing) return { source, resolved: entry.package, error: missing };
-  const problems = entry.checkOptions?.(options, configPath) ?? [];
+  const problems = [
+    ...(entry.checkOptions?.(options, configPath) ?? []),
+    ...((await entry.checkPackageOptions?.(options, configPath)) ?? []),
+  ];
   if (problems.length > 0)
     return { source, resolved: entry.package, error: new ValidationError('config', problems) };
   return { source, resolved: entry.package };
@@ -190,7 +198,7 @@ async function inspect(
       row = { source: checked.source, ...(checked.resolved ? { resolved: checked.resolved } : {}) };
       if (checked.error !== undefined) row.error = checked.error;
     } else {
-      row = checkBuiltin('adapter', adapterSpec.name as string, path, adapterSpec.options);
+      row = await checkBuiltin('adapter', adapterSpec.name as string, path, adapterSpec.options);
       if (row.error === undefined) {
         // A built-in adapter loads no tfjs: created with its options, as `run` creates it.
         try {
@@ -220,7 +228,7 @@ async function inspect(
       rows.push({
         role: 'agent',
         kind: 'agent',
-        ...checkBuiltin('agent', agentSpec.name as string, path, agentSpec.options),
+        ...(await checkBuiltin('agent', agentSpec.name as string, path, agentSpec.options)),
       });
     }
   }
@@ -258,7 +266,7 @@ async function inspect(
     const row =
       s.package !== undefined
         ? await checkPlugin(kind, s as Spec & { package: string }, path, ctx)
-        : checkBuiltin(kind, s.name as string, path, s.options);
+        : await checkBuiltin(kind, s.name as string, path, s.options);
     const { value: _, ...rest } = row as Row & { value?: unknown };
     rows.push({ role, kind, ...rest });
   }

@@ -5,7 +5,7 @@ import type {
   JsonObject,
   JsonValue,
 } from '@skillrl/core';
-import { InvalidArgumentError, RegistryError } from '@skillrl/core';
+import { InvalidArgumentError, RegistryError, ValidationError } from '@skillrl/core';
 import { readBatchOverrides } from '../config/check-estimator-overrides.js';
 import type { ComponentSpec } from '../config/config-types.js';
 import { BUILTIN_COMPONENTS, type BuiltinEntry, importEntry } from './builtin-components.js';
@@ -159,6 +159,9 @@ export async function resolveComponent<K extends Exclude<ComponentKind, 'estimat
   const entry = table[name];
   if (!entry) throw new RegistryError(kind, name, 'unknown', Object.keys(table));
   const mod = await importEntry(entry as BuiltinEntry<unknown>, kind, name, ctx.configPath);
+  // Every problem with the options at once, by the component package's own check, before it builds.
+  const problems = (await entry.checkPackageOptions?.(s.options, ctx.configPath)) ?? [];
+  if (problems.length > 0) throw new ValidationError('config', problems);
   const value = await entry.create(mod, s.options, ctx);
   const persistence = entry.persistence?.(mod) ?? pluginPersistence(value);
   return { value, source: `registry:${name}`, options: s.options, ...(persistence ? { persistence } : {}) };

@@ -41,49 +41,6 @@ function describeSpec(spec: ComponentSpec | undefined): string {
   return `package "${(spec as { package: string }).package}"`;
 }
 
-// The options of the Tinker components (@skillrl/trainer-tinker), checked here so that `skillrl check` names a
-// wrong one before anything is built (the package itself checks them again when it creates the component).
-const TINKER_CLIENT_KEYS = ['baseURL', 'apiKeyEnv', 'timeoutMs', 'retry', 'futures'];
-const TINKER_POLICY_KEYS = [
-  ...TINKER_CLIENT_KEYS,
-  'baseModel',
-  'tokenizer',
-  'stopTokens',
-  'loraRank',
-  'seed',
-  'modelPath',
-  'checkpointPrefix',
-  'checkpointTtlSeconds',
-  'tags',
-  'userMetadata',
-  'heartbeatMs',
-];
-const TINKER_SAMPLING_KEYS = ['maxTokens', 'temperature', 'topP'];
-const TINKER_AGENT_KEYS = [
-  ...TINKER_POLICY_KEYS,
-  ...TINKER_SAMPLING_KEYS,
-  'topK',
-  'systemPrompt',
-  'skillTemplate',
-  'historyWindow',
-  'actionParser',
-  'name',
-];
-const TINKER_TRAINER_KEYS = [
-  'loss',
-  'clipLowThreshold',
-  'clipHighThreshold',
-  'beta',
-  'learningRate',
-  'beta1',
-  'beta2',
-  'eps',
-  'weightDecay',
-  'gradClipNorm',
-  'chunkSize',
-];
-const TINKER_LOSSES = ['importance_sampling', 'ppo', 'cispo', 'dro'];
-
 function optionsOf(spec: ComponentSpec | undefined): Record<string, unknown> {
   if (spec && typeof spec === 'object' && spec.options && typeof spec.options === 'object') {
     return spec.options as Record<string, unknown>;
@@ -91,96 +48,15 @@ function optionsOf(spec: ComponentSpec | undefined): Record<string, unknown> {
   return {};
 }
 
-function checkTinkerOptions(
-  path: string,
-  options: Record<string, unknown>,
-  known: readonly string[],
-  required: readonly string[],
-  issues: ValidationIssue[],
-): void {
-  for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
-      issues.push({ path: `${path}.${key}`, message: `is not an option here (known: ${known.join(', ')})` });
-    }
-  }
-  for (const key of required) {
-    if (typeof options[key] !== 'string' || options[key] === '') {
-      issues.push({
-        path: `${path}.${key}`,
-        message:
-          key === 'tokenizer'
-            ? "is required: a folder with the model's tokenizer.json and tokenizer_config.json (read relative to the config file)"
-            : 'is required: the base model to train or sample on Tinker, e.g. "Qwen/Qwen3-4B-Instruct-2507"',
-      });
-    }
-  }
-  const int = (key: string, min: number) => {
-    const v = options[key];
-    if (v !== undefined && !(Number.isInteger(v) && (v as number) >= min)) {
-      issues.push({
-        path: `${path}.${key}`,
-        message: `expected an integer >= ${min}, got ${JSON.stringify(v)}`,
-      });
-    }
-  };
-  const number = (key: string, ok: (v: number) => boolean, want: string) => {
-    const v = options[key];
-    if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && ok(v))) {
-      issues.push({ path: `${path}.${key}`, message: `expected ${want}, got ${JSON.stringify(v)}` });
-    }
-  };
-  for (const key of [
-    'loraRank',
-    'maxTokens',
-    'chunkSize',
-    'historyWindow',
-    'checkpointTtlSeconds',
-    'heartbeatMs',
-  ])
-    int(key, 1);
-  int('seed', 0);
-  number('temperature', (v) => v >= 0, 'a number >= 0');
-  number('topP', (v) => v > 0 && v <= 1, 'a number in (0, 1]');
-  number('learningRate', (v) => v > 0, 'a number > 0');
-  number('timeoutMs', (v) => v > 0, 'a number of milliseconds > 0');
-  if (options.loss !== undefined && !TINKER_LOSSES.includes(options.loss as string)) {
-    issues.push({
-      path: `${path}.loss`,
-      message: `expected one of ${TINKER_LOSSES.join(', ')} (Tinker's policy-gradient losses), got ${JSON.stringify(options.loss)}`,
-    });
-  }
-  if (
-    options.apiKeyEnv !== undefined &&
-    !(typeof options.apiKeyEnv === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(options.apiKeyEnv))
-  ) {
-    issues.push({
-      path: `${path}.apiKeyEnv`,
-      message: "expected an environment variable's name (default TINKER_API_KEY)",
-    });
-  }
-  if (
-    options.modelPath !== undefined &&
-    !(typeof options.modelPath === 'string' && options.modelPath.startsWith('tinker://'))
-  ) {
-    issues.push({ path: `${path}.modelPath`, message: 'expected a tinker:// sampler path' });
-  }
-}
-
-/** The Tinker agent, trainer and trained editor: their options, and what they must be combined with. */
+/**
+ * The Tinker agent, trainer and trained editor: what they must be combined with. Their options are
+ * @skillrl/trainer-tinker's to check (`checkTinkerAgentOptions` and the rest), which the component check
+ * and the run call when the package is installed (builtin-components.ts).
+ */
 function checkTinker(config: Partial<RunConfig>, issues: ValidationIssue[]): void {
   const agent = builtinName(config.agent);
-  if (agent === 'tinker') {
-    checkTinkerOptions(
-      '$.agent.options',
-      optionsOf(config.agent),
-      TINKER_AGENT_KEYS,
-      ['baseModel', 'tokenizer'],
-      issues,
-    );
-  }
   const trainer = config.method === 'internalize' ? config.internalize?.trainer : undefined;
   if (builtinName(trainer) === 'tinker') {
-    checkTinkerOptions('$.internalize.trainer.options', optionsOf(trainer), TINKER_TRAINER_KEYS, [], issues);
     if (agent !== 'tinker') {
       issues.push({
         path: '$.internalize.trainer',
@@ -202,15 +78,6 @@ function checkTinker(config: Partial<RunConfig>, issues: ValidationIssue[]): voi
     });
     return;
   }
-  const inner =
-    typeof spec === 'object' && spec ? ((spec as { options?: Record<string, unknown> }).options ?? {}) : {};
-  checkTinkerOptions(
-    `${path}.options`,
-    inner,
-    [...TINKER_POLICY_KEYS, ...TINKER_SAMPLING_KEYS, ...TINKER_TRAINER_KEYS],
-    ['baseModel', 'tokenizer'],
-    issues,
-  );
   if (editor.model !== undefined) {
     issues.push({
       path: '$.evolve.generator.options.model',
