@@ -22,3 +22,5 @@ export * from './secrets/index.js';
 export * from './skill/index.js';
 // Reading a trajectory: whether the environment itself reported it won (the rule the kit and runs share).
 export * from './trajectory/index.js';
+// Small statistics every package summarises with.
+export * from './stats/index.js';

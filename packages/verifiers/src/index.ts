@@ -37,7 +37,8 @@ export {
 export type { SchemaIssue } from './schema/describe-ajv-error.js';
 export { extractJson, type JsonExtraction } from './schema/extract-json.js';
 export { type JsonSchemaOptions, jsonSchema } from './schema/json-schema.js';
-// Shared by every verifier: what text is judged, and the always-async verifier type.
+// Shared by every verifier: what text is judged, how a reason quotes it, and the always-async verifier type.
 export { answerOf } from './shared/answer-of.js';
+export { quote } from './shared/quote.js';
 export type { AsyncVerifier } from './shared/async-verifier.js';
 export type { ReferenceOptions } from './shared/reference-options.js';

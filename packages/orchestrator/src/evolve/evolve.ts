@@ -7,7 +7,7 @@ import type {
   Task,
   Trajectory,
 } from '@skillrl/core';
-import { formatSkill, InvalidArgumentError, skillForFamily, taskSlug } from '@skillrl/core';
+import { formatSkill, InvalidArgumentError, mean, skillForFamily, taskSlug } from '@skillrl/core';
 import { planRollouts } from '@skillrl/rollout';
 import type {
   createSkillR1State as CreateState,
@@ -48,8 +48,6 @@ interface Track {
   state: SkillR1State;
   train: boolean;
 }
-
-const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 
 /** A task's record in candidates.jsonl: its candidates, the editor calls they took, the fallback if any. */
 interface CandidatesRecord {

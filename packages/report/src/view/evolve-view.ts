@@ -1,5 +1,5 @@
 import type { GenerationEvent, RolloutEvent, RunEvent } from '@skillrl/core';
-import { taskSlug } from '@skillrl/core';
+import { mean, taskSlug } from '@skillrl/core';
 import { diffSkills, type SkillDiff } from '../diff/skill-diff.js';
 import type { SkillFile } from '../read/read-skill-files.js';
 import { type ChartSpec, colorAt } from './chart-spec.js';
@@ -41,8 +41,6 @@ export interface EvolveViewOptions {
   /** Training metric charts drawn at most (default 8). */
   maxMetricCharts?: number;
 }
-
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** The SKILL.md a generation event's best skill was written to, if it can be told apart from others. */
 function findSkill(index: Map<string, SkillFile[]>, taskId: string, generation: number, name: string) {

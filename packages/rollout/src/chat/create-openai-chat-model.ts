@@ -6,6 +6,7 @@ import {
   type ChatResponse,
   createRng,
   InvalidArgumentError,
+  REQUEST_SEED_RANGE,
   type Usage,
 } from '@skillrl/core';
 import type {
@@ -59,15 +60,13 @@ export interface OpenAIChatModel extends ChatModel {
 }
 
 const ROLES = new Set(['system', 'user', 'assistant']);
-/** Sent seeds are folded into 31 bits, as the agent's are: llama.cpp and some vLLM versions reject larger ones. */
-const SEED_RANGE = 2_147_483_648;
 
 /**
  * The seed of choice `i` when choices are sampled by separate requests: choice 0 keeps the request's seed
  * (so `n: 1` sends exactly what the caller asked), the others get independent seeds derived from it.
  */
 export function choiceSeed(seed: number, index: number): number {
-  return index === 0 ? seed : createRng(seed).seedFor(`choice/${index}`) % SEED_RANGE;
+  return index === 0 ? seed : createRng(seed).seedFor(`choice/${index}`) % REQUEST_SEED_RANGE;
 }
 
 function checkRequest(request: ChatRequest): number {
@@ -157,7 +156,7 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): OpenAICh
       body.logprobs = true;
       if (options.topLogprobs !== undefined) body.top_logprobs = options.topLogprobs;
     }
-    if (sendSeed && seed !== undefined) body.seed = seed % SEED_RANGE;
+    if (sendSeed && seed !== undefined) body.seed = seed % REQUEST_SEED_RANGE;
     return body;
   };
 

@@ -11,7 +11,7 @@ import type {
   TrainMetrics,
   Trajectory,
 } from '@skillrl/core';
-import { InvalidArgumentError } from '@skillrl/core';
+import { InvalidArgumentError, mean } from '@skillrl/core';
 import type { PlanRolloutsOptions } from '@skillrl/rollout';
 import { episodeSummary } from './episode-summary.js';
 import {
@@ -188,7 +188,6 @@ export interface SkillR1GenerationResult {
   proposals?: SkillR1ProposalStats;
 }
 
-const mean = (xs: readonly number[]): number => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
 /** Failed and successful episodes each generation record keeps for the editor. */
 const EXAMPLES = 3;
 

@@ -6,6 +6,7 @@ import {
   createRng,
   formatSkill,
   InvalidArgumentError,
+  REQUEST_SEED_RANGE,
   type RejectedProposal,
   type SkillCandidate,
   type SkillGenerationContext,
@@ -83,9 +84,6 @@ export interface LlmSkillEditorOptions {
   /** Default `llm-editor:<model>`. */
   name?: string;
 }
-
-/** Request seeds stay below 2^31, as the agent's do, for servers that hold them in a 32-bit int. */
-const SEED_RANGE = 2_147_483_648;
 
 function isChatModel(model: unknown): model is ChatModel {
   return typeof (model as ChatModel | undefined)?.complete === 'function';
@@ -273,7 +271,7 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
       ...(signal ? { signal } : {}),
     };
     if (sampling === 'n') {
-      const seed = seeds.rng.seedFor(`round/${seeds.round}`) % SEED_RANGE;
+      const seed = seeds.rng.seedFor(`round/${seeds.round}`) % REQUEST_SEED_RANGE;
       const response = await model.complete({ ...request, n: count, seed });
       return usableChoices(response, model.model)
         .slice(0, count)
@@ -281,7 +279,7 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
     }
     return Promise.all(
       Array.from({ length: count }, async (_, i) => {
-        const seed = seeds.rng.seedFor(`round/${seeds.round}/sample/${i}`) % SEED_RANGE;
+        const seed = seeds.rng.seedFor(`round/${seeds.round}/sample/${i}`) % REQUEST_SEED_RANGE;
         const response = await model.complete({ ...request, n: 1, seed });
         const [choice] = usableChoices(response, model.model);
         return { text: (choice as ChatChoice).text, seed, choice: choice as ChatChoice };

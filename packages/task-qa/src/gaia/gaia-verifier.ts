@@ -1,6 +1,5 @@
 import type { Trajectory, Verifier } from '@skillrl/core';
-import { answerOf } from '@skillrl/verifiers';
-import { quote } from '../adapter/quote.js';
+import { answerOf, quote } from '@skillrl/verifiers';
 import { extractFinalAnswer } from './extract-final-answer.js';
 import { gaiaScoreDetails } from './gaia-score.js';
 

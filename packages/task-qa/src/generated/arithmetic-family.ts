@@ -1,6 +1,5 @@
 import type { Rng } from '@skillrl/core';
-import { answerOf } from '@skillrl/verifiers';
-import { quote } from '../adapter/quote.js';
+import { answerOf, quote } from '@skillrl/verifiers';
 import { answerPart, lastInteger } from './answer-parsing.js';
 import type { GeneratedFamily, GeneratedInstance, Profile } from './generated-family.js';
 

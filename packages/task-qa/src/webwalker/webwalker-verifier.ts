@@ -1,6 +1,5 @@
 import { InvalidArgumentError, type Task, type Trajectory, type Verdict, type Verifier } from '@skillrl/core';
-import { answerOf, type LlmJudgeOptions, llmJudge, tokenF1Score } from '@skillrl/verifiers';
-import { quote } from '../adapter/quote.js';
+import { answerOf, type LlmJudgeOptions, llmJudge, quote, tokenF1Score } from '@skillrl/verifiers';
 import { buildWebWalkerJudgePrompt, WEBWALKER_JUDGE_TEMPLATE } from './judge-prompt.js';
 import { parseWebWalkerGrade } from './parse-grade.js';
 

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, type JsonObject } from '@skillrl/core';
+import { InvalidArgumentError, type JsonObject, REQUEST_SEED_RANGE } from '@skillrl/core';
 import {
   createTinkerClient,
   type TinkerClient,
@@ -79,8 +79,6 @@ export interface TinkerTrainOptions {
   chunkSize: number;
   signal?: AbortSignal;
 }
-
-const SEED_RANGE = 2 ** 31;
 
 function checkPositiveInt(name: string, value: number | undefined): void {
   if (value !== undefined && !(Number.isInteger(value) && value >= 1)) {
@@ -214,7 +212,7 @@ export class TinkerPolicy {
         base_model: this.baseModel,
         lora_config: {
           rank: this.loraRank,
-          ...(this.options.seed !== undefined ? { seed: this.options.seed % SEED_RANGE } : {}),
+          ...(this.options.seed !== undefined ? { seed: this.options.seed % REQUEST_SEED_RANGE } : {}),
         },
         user_metadata: { ...this.options.userMetadata },
       },
@@ -259,7 +257,9 @@ export class TinkerPolicy {
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.topP !== undefined ? { top_p: options.topP } : {}),
       ...(options.topK !== undefined ? { top_k: options.topK } : {}),
-      ...(options.seed !== undefined ? { seed: Math.abs(Math.trunc(options.seed)) % SEED_RANGE } : {}),
+      ...(options.seed !== undefined
+        ? { seed: Math.abs(Math.trunc(options.seed)) % REQUEST_SEED_RANGE }
+        : {}),
       stop: this.tokenizer.stopTokenIds,
     };
     this.counts.samples += 1;
