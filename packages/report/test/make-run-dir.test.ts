@@ -14,33 +14,13 @@ const lines = <T>(path: string): T[] =>
     .split('\n')
     .map((l) => JSON.parse(l) as T);
 
+// The report's tests read these fixtures instead of real runs (the report sits below the orchestrator): what
+// is checked here is that they are what a real run writes, by the schemas every run's files pass — not the
+// fixtures' own behaviour.
 describe('the run-directory fixtures', () => {
-  it('are the same bytes for the same seed and differ for another', () => {
-    for (const [make, name] of [
-      [makeEvolveRun, 'evolve'],
-      [makeInternalizeRun, 'internalize'],
-    ] as const) {
-      make(join(root, `${name}-a`), {
-        seed: 21,
-        ...(name === 'internalize' ? { steps: 8 } : { generations: 2 }),
-      });
-      make(join(root, `${name}-b`), {
-        seed: 21,
-        ...(name === 'internalize' ? { steps: 8 } : { generations: 2 }),
-      });
-      make(join(root, `${name}-c`), {
-        seed: 22,
-        ...(name === 'internalize' ? { steps: 8 } : { generations: 2 }),
-      });
-      for (const file of ['events.jsonl', 'rollouts.jsonl']) {
-        const a = readFileSync(join(root, `${name}-a`, file), 'utf8');
-        expect(readFileSync(join(root, `${name}-b`, file), 'utf8')).toBe(a);
-        expect(readFileSync(join(root, `${name}-c`, file), 'utf8')).not.toBe(a);
-      }
-    }
-  });
-
   it("write events and trajectories that pass core's JSON Schemas", () => {
+    makeEvolveRun(join(root, 'evolve-a'), { seed: 21, generations: 2 });
+    makeInternalizeRun(join(root, 'internalize-a'), { seed: 21, steps: 8 });
     for (const name of ['evolve-a', 'internalize-a']) {
       const events = lines<RunEvent>(join(root, name, 'events.jsonl'));
       const trajectories = lines<Trajectory>(join(root, name, 'rollouts.jsonl'));
@@ -48,28 +28,5 @@ describe('the run-directory fixtures', () => {
       expect(trajectories.flatMap((t) => checkSchema('trajectory', t))).toEqual([]);
       expect(events.filter((e) => e.type === 'rollout')).toHaveLength(trajectories.length);
     }
-  });
-
-  it('show learning: later reward and skill-free success are higher than the first', () => {
-    makeEvolveRun(join(root, 'evolve-long'), { seed: 5 });
-    const gens = lines<RunEvent>(join(root, 'evolve-long', 'events.jsonl')).filter(
-      (e) => e.type === 'generation',
-    );
-    const meanAt = (g: number) => {
-      const xs = gens.filter((e) => e.generation === g).map((e) => e.meanReward);
-      return xs.reduce((a, b) => a + b, 0) / xs.length;
-    };
-    expect(meanAt(4)).toBeGreaterThan(meanAt(0) + 0.2);
-    makeInternalizeRun(join(root, 'internalize-long'), { seed: 5 });
-    const vals = lines<RunEvent>(join(root, 'internalize-long', 'events.jsonl')).filter(
-      (e) => e.type === 'validation',
-    );
-    const without = (i: number) => {
-      const v = vals[i];
-      if (v?.type !== 'validation') throw new Error('expected a validation event');
-      const xs = Object.values(v.validation.families).map((f) => f.withoutSkill);
-      return xs.reduce((a, b) => a + b, 0) / xs.length;
-    };
-    expect(without(vals.length - 1)).toBeGreaterThan(without(0) + 0.3);
   });
 });
