@@ -4,7 +4,7 @@
 //     range, and a README without links into the repository;
 //   - @skillrl/orchestrator with only its own @skillrl dependencies installs no @tensorflow package, and an
 //     LLM-only Skill-R1 run (household, the LLM agent and editor, against the testkit's fake server) works
-//     with no tfjs installed;
+//     with no tfjs installed, and so does an LLM-only SKILLC run asking for token ids, exported as verl rows;
 //   - on that lean install (with task-qa, task-shop, verifiers and skill-generator added), every lean package's
 //     root (and skill-generator's ./llm-editor) loads with require() and import(), and each lean package's
 //     first README example that needs no tfjs runs as printed (TypeScript ones compiled by tsc), the LLM
@@ -301,6 +301,7 @@ const leanOk = await check(`lean install: ${leanNames.join(' ')} has no @tensorf
 });
 
 let llmRunDir;
+let llmSkillcDir;
 if (leanOk) {
   await check(
     'LLM-only Skill-R1 run (+ task-household, skill-generator, testkit): still no @tensorflow',
@@ -341,6 +342,43 @@ if (leanOk) {
       }
     },
   );
+  // An LLM-only SKILLC run asking for token ids, with an external trainer: what @skillrl/export's README
+  // example turns into trl and verl rows below.
+  await check(
+    'LLM-only SKILLC run with token ids (trainer external): skillrl export --format verl',
+    async () => {
+      const server = await fakeServer(lean, householdReply);
+      try {
+        const agent = `{ name: openai, options: { model: fake, baseURL: "${server.baseURL}", temperature: 0, logprobs: true, returnTokenIds: true } }`;
+        const config = writeYaml(join(lean, 'llm-skillc.yaml'), [
+          'method: internalize',
+          'seed: 1',
+          'name: llm-skillc',
+          'adapter: household',
+          'tasks: { split: train, limit: 2 }',
+          `agent: ${agent}`,
+          'maxSteps: 3',
+          'internalize:',
+          '  steps: 1',
+          '  tasksPerStep: 2',
+          '  groupSize: 2',
+          '  validateEvery: 1',
+          '  validation: { split: valid_seen, limit: 1 }',
+          '  trainer: external',
+        ]);
+        const { out } = await skillrl(lean, ['run', config, '--json'], lean);
+        const result = JSON.parse(out.trim().split('\n').at(-1));
+        assert(result.ok && result.status === 'completed', `run did not complete: ${out}`);
+        const exported = await skillrl(lean, ['export', result.dir, '--format', 'verl', '--json'], lean);
+        const rows = JSON.parse(exported.out.trim().split('\n').at(-1));
+        assert(rows.ok && rows.rows > 0, `export: ${exported.out}`);
+        llmSkillcDir = result.dir;
+        return `${result.ran} rollouts, ${rows.rows} verl rows`;
+      } finally {
+        await server.close();
+      }
+    },
+  );
   // The lean packages as a user meets them: each root loads, and each README's first example runs as printed.
   const leanRoots = [
     '@skillrl/core',
@@ -349,6 +387,7 @@ if (leanOk) {
     '@skillrl/rollout',
     '@skillrl/verifiers',
     '@skillrl/report',
+    '@skillrl/export',
     '@skillrl/testkit',
     '@skillrl/task-qa',
     '@skillrl/task-household',
@@ -435,7 +474,13 @@ if (leanOk) {
           for (const { name, base } of picked) {
             const cwd = join(dir, `run-${base}`);
             mkdirSync(cwd, { recursive: true });
-            const args = name === '@skillrl/report' ? [llmRunDir ?? join(lean, 'runs', 'llm-only')] : [];
+            // report's example reads the Skill-R1 run above, export's the SKILLC run with token ids.
+            const args =
+              name === '@skillrl/report'
+                ? [llmRunDir ?? join(lean, 'runs', 'llm-only')]
+                : name === '@skillrl/export'
+                  ? [llmSkillcDir ?? join(lean, 'runs', 'llm-skillc')]
+                  : [];
             try {
               await nodeAsync(join(out, `${base}.mjs`), args, cwd, {
                 timeout: 120_000,

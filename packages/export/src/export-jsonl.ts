@@ -1,6 +1,6 @@
-import { type ExportResult, type ExportRow, exportRecords, exportRun } from './export-run.js';
-
-export type { ExportRow } from './export-run.js';
+import { exportRecords } from './export-records.js';
+import type { ExportRow } from './export-row.js';
+import { type ExportResult, exportRun } from './export-run.js';
 
 /**
  * The flat rows (`--format jsonl`) the trained component learned from, in memory: for `evolve`, each skill

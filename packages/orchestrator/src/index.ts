@@ -63,6 +63,8 @@ export {
   isRunDirectory,
   type RunEvaluation,
 } from './evaluate/evaluate-run.js';
+// The export for external trainers lives in @skillrl/export (`skillrl export` calls it); re-exported here
+// under the names it had when it was part of this package.
 export {
   EXPORT_FORMATS,
   type ExportFormat,
@@ -75,7 +77,7 @@ export {
   exportRun,
   type TrlRow,
   type VerlRow,
-} from './export/index.js';
+} from '@skillrl/export';
 export { type CliIo, createCli, runCli } from './cli/create-cli.js';
 export { type PairedDifference, pairedByTask, type TestOutcomes } from './demo/paired-by-task.js';
 export {

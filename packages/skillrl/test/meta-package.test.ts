@@ -13,6 +13,7 @@ describe('skillrl (the batteries-included package)', () => {
   it('depends on the orchestrator and on every part its configs can name, tfjs included', () => {
     for (const name of [
       '@skillrl/orchestrator',
+      '@skillrl/export',
       '@skillrl/task-household',
       '@skillrl/task-shop',
       '@skillrl/task-qa',
@@ -41,5 +42,8 @@ describe('skillrl (the batteries-included package)', () => {
     expect(typeof esm.runConfig).toBe('function');
     expect(typeof cjs.runConfig).toBe('function');
     expect(typeof esm.checkComponents).toBe('function');
+    // The export for external trainers (@skillrl/export), through the orchestrator's re-exports.
+    expect(typeof esm.exportRun).toBe('function');
+    expect(typeof cjs.exportRun).toBe('function');
   });
 });

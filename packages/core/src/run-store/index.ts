@@ -6,6 +6,8 @@ export {
   type JsonlTail,
   plainFileLines,
 } from './jsonl-lines.js';
+// The run directory's identity (run.json) and how its last run ended (events).
+export { lastRunEnd } from './last-run-end.js';
 export {
   CHECKPOINT_DIR,
   openRunStore,
@@ -21,5 +23,6 @@ export {
   readRunStreamLines,
   type StreamReadNote,
 } from './read-run-stream.js';
+export type { RunManifest } from './run-manifest.js';
 export { SEGMENT_DIR, type StreamFile, streamFiles } from './stream-segments.js';
 export { taskSlug } from './task-slug.js';

@@ -1,5 +1,5 @@
+import { EXPORT_FORMATS, type ExportFormat, exportRun } from '@skillrl/export';
 import { type Command, CommanderError } from 'commander';
-import { EXPORT_FORMATS, type ExportFormat, exportRun } from '../export/index.js';
 import type { CliIo, WithErrors } from './create-cli.js';
 
 /** `skillrl export <run-dir> --format jsonl|trl|verl [--out f]`. */

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Agent, JsonObject, RunEvent } from '@skillrl/core';
+import type { Agent, JsonObject, RunEvent, RunManifest } from '@skillrl/core';
 import { InvalidArgumentError, openRunStore } from '@skillrl/core';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { resolveComponent } from '../components/resolve-component.js';
 import type { RunConfig, TaskSelection } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
-import type { CheckpointValue, RunManifest } from '../run/run-session.js';
+import type { CheckpointValue } from '../run/run-session.js';
 import { setupBasics } from '../run/setup-run.js';
 import { StoredTrajectories } from '../run/stored-trajectories.js';
 import { type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';

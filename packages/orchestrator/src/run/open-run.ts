@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
-import { InvalidArgumentError, redactObject } from '@skillrl/core';
+import { InvalidArgumentError, type RunManifest, redactObject } from '@skillrl/core';
 import type { RunConfig } from '../config/config-types.js';
 import { editorEndpoint, redactUrlsIn, rolloutEndpoint } from './health/describe-endpoint.js';
-import { type RunManifest, RunSession } from './run-session.js';
+import { RunSession } from './run-session.js';
 import type { RunOptions } from './run-types.js';
 
 /** Where a config's run lives: `<config dir>/<runDir>/<name>` unless the caller says otherwise. */
@@ -37,7 +37,7 @@ export function openRun(
     session.close();
     throw new InvalidArgumentError(
       'run directory',
-      `${dir} already holds a run; continue it with \`skillrl resume ${dir}\`, or set another "name" in the config`,
+      `${dir} already holds a run; continue it with \`skillrl resume ${dir}\`, start over with \`skillrl run <config> --fresh\` (the old run is moved aside, not deleted), or set another "name" in the config`,
     );
   }
   if (!session.resumed) {

@@ -1,12 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InvalidArgumentError, type RunEvent, readRunStream } from '@skillrl/core';
+import { InvalidArgumentError, lastRunEnd, type RunManifest } from '@skillrl/core';
 import type { LoadedConfig, RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import { evolve } from '../evolve/evolve.js';
 import { internalize } from '../internalize/internalize.js';
 import { applyOverrides, type ConfigOverride } from './config-overrides.js';
-import type { RunManifest } from './run-session.js';
 import type { RunOptions, RunResult } from './run-types.js';
 
 /** Runs a loaded config with the method it names. */
@@ -22,15 +21,6 @@ export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'overrides'> 
    * in the run directory.
    */
   set?: readonly ConfigOverride[];
-}
-
-/** The last `run:end` of a run directory, read without writing to it. */
-export function lastRunEnd(dir: string): Extract<RunEvent, { type: 'run:end' }> | undefined {
-  let last: Extract<RunEvent, { type: 'run:end' }> | undefined;
-  for (const event of readRunStream<RunEvent>(dir, 'events')) {
-    if (event && event.type === 'run:end') last = event;
-  }
-  return last;
 }
 
 /**

@@ -34,15 +34,6 @@ export interface EpisodeRunContext {
 type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K> : never;
 export type EventInput = DistributiveOmit<RunEvent, 'runId' | 'time'>;
 
-/** The part of the run.json file resume needs to find the config and the packages it named. */
-export interface RunManifest {
-  runId: string;
-  method: 'evolve' | 'internalize';
-  /** The config file the run started from: packages resolve from its directory. */
-  configPath: string;
-  components: Record<string, string>;
-}
-
 export interface CheckpointValue {
   /** Units (generations or steps) finished. */
   completed: number;

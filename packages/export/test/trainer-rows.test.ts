@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
-import type { Trajectory } from '@skillrl/core';
+import { join } from 'node:path';
+import { InvalidArgumentError, type Trajectory } from '@skillrl/core';
+import { createOpenAIAgent, type OpenAIAgentOptions } from '@skillrl/rollout';
+import { createHouseholdAdapter } from '@skillrl/task-household';
 import {
   type FakeChatRequest,
   type FakeOpenAIServer,
@@ -13,22 +13,20 @@ import {
   startFakeOpenAI,
 } from '@skillrl/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { internalize } from '../src/internalize/internalize.js';
-import { CLI, tempDir, writeConfig } from './support.js';
+import { exportRun } from '../src/index.js';
+import { COUNTING_SKILL_BODY, createCountingAdapter, WORDS } from './counting-adapter.js';
+import { type InternalizeRunOptions, makeInternalizeRun } from './make-run-dir.js';
 
-// `trainer: external` trains nothing and says so; `skillrl export` turns the run into rows an LLM trainer
-// can use: checked, row by row, against what the fake OpenAI server received and returned.
+// The rows each layout gives for real run directories (episodes of rollout's openai agent against the
+// testkit's fake OpenAI server, see make-run-dir.ts): checked, row by row, against what the server
+// received and returned.
 
-const run = promisify(execFile);
-const KEY = 'sk-test-export-0123456789';
 const SEED = 9;
-const COUNTING = resolve(__dirname, 'fixtures/counting-adapter.mjs');
-const WORDS = ['one', 'two', 'three'];
 
 function wordFor(request: FakeChatRequest): string {
   const messages = request.messages ?? [];
   const turn = messages.filter((m) => m.role === 'assistant').length;
-  const knows = String(messages[0]?.content ?? '').includes('Say one, then two, then three.');
+  const knows = String(messages[0]?.content ?? '').includes(COUNTING_SKILL_BODY);
   return (knows ? WORDS[turn] : 'one') as string;
 }
 
@@ -42,8 +40,6 @@ const toolArguments = (request: FakeChatRequest) => JSON.stringify({ action: wor
 
 let server: FakeOpenAIServer;
 beforeAll(async () => {
-  // For the runs made in this process; the CLI's children get it through `env`.
-  process.env.SKILLRL_TEST_KEY = KEY;
   server = await startFakeOpenAI({
     seed: SEED,
     respond: (request) =>
@@ -52,19 +48,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await server.close();
-  delete process.env.SKILLRL_TEST_KEY;
 });
-
-const env = { ...process.env, SKILLRL_TEST_KEY: KEY };
-async function cli(args: string[]) {
-  try {
-    const r = await run(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, out: e.stdout, err: e.stderr };
-  }
-}
 
 const lines = <T>(path: string): T[] =>
   readFileSync(path, 'utf8')
@@ -72,33 +56,25 @@ const lines = <T>(path: string): T[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l) as T);
 
-function config(name: string, adapter: unknown, agentOptions: Record<string, unknown>) {
-  return {
-    method: 'internalize',
-    seed: 3,
-    name,
-    adapter,
-    tasks: { split: 'train', limit: 4 },
-    agent: {
-      name: 'openai',
-      options: {
-        model: 'fake-model',
-        baseURL: server.baseURL,
-        apiKeyEnv: 'SKILLRL_TEST_KEY',
-        ...agentOptions,
-      },
-    },
-    concurrency: 4,
+/** 2 steps × 2 tasks × 2 episodes (one with the skill, one without), after a paired validation of 2 tasks. */
+function counting(agent: Partial<OpenAIAgentOptions>, run: Partial<InternalizeRunOptions> = {}) {
+  return makeInternalizeRun({
+    adapter: createCountingAdapter(),
+    agent: createOpenAIAgent({
+      model: 'fake-model',
+      baseURL: server.baseURL,
+      apiKey: 'sk-test-export-0123456789',
+      seed: 3,
+      ...agent,
+    }),
+    steps: 2,
+    tasksPerStep: 2,
+    groupSize: 2,
+    validation: { split: 'valid', limit: 2 },
     maxSteps: 3,
-    internalize: {
-      steps: 2,
-      tasksPerStep: 2,
-      groupSize: 2,
-      validateEvery: 1,
-      validation: { split: 'valid', limit: 2 },
-      trainer: 'external',
-    },
-  };
+    seed: 3,
+    ...run,
+  });
 }
 
 /** Every chat request the server answered, by its messages (the fake model is a function of them). */
@@ -136,54 +112,27 @@ interface TrlRowOut {
   meta: { trajectory_id: string; turn: number; condition: 0 | 1; unit: string };
 }
 
-describe('external training, honestly', () => {
-  const dir = tempDir('export-llm');
-  const runDir = join(dir, 'runs', 'counting');
+describe('trl and verl rows of a run with token ids and log-probs', () => {
+  let runDir: string;
   let trl: TrlRowOut[] = [];
 
-  it('an internalize run with trainer external says that no policy update happened, everywhere', async () => {
-    const path = writeConfig(
-      dir,
-      config(
-        'counting',
-        { package: COUNTING, export: 'createCountingAdapter' },
-        { logprobs: true, returnTokenIds: true },
-      ),
-    );
-    const r = await cli(['run', path]);
-    expect(r.code, r.err).toBe(0);
-    const tail = r.out.trimEnd().split('\n').at(-1) ?? '';
-    expect(tail).toMatch(/^no policy update happened: .*frozen starting policy/);
-    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
-    expect(summary).toMatchObject({ frozenPolicy: true, metrics: { policy_frozen: 1 } });
-    expect(summary.policyUpdate).toContain('registry:external');
-    const events = lines<{ type: string; frozenPolicy?: boolean; metrics?: Record<string, number> }>(
-      join(runDir, 'events.jsonl'),
-    );
-    const validations = events.filter((e) => e.type === 'validation');
-    // step 0, 1, 2
-    expect(validations).toHaveLength(3);
-    for (const v of validations) expect(v.frozenPolicy).toBe(true);
-    // No training metric pretends an update: the external trainer returns none.
-    for (const e of events.filter((x) => x.type === 'step')) {
-      expect(Object.keys(e.metrics ?? {}).some((k) => k.startsWith('train_'))).toBe(false);
-    }
-    const report = readFileSync(join(runDir, 'report.html'), 'utf8');
-    expect(report).toContain('No policy update happened in this run');
-    expect(report).toContain('frozen policy, no update');
-  }, 60_000);
+  beforeAll(async () => {
+    runDir = await counting({ logprobs: true, returnTokenIds: true });
+  });
 
-  it('export --format trl: per turn, the messages exactly as sent, the reply, token ids, log-probs, advantage', async () => {
-    const r = await cli(['export', runDir, '--format', 'trl', '--json']);
-    expect(r.code, r.err).toBe(0);
-    const result = JSON.parse(r.out);
-    expect(result).toMatchObject({ ok: true, format: 'trl', notes: [] });
+  it('trl: per turn, the messages exactly as sent, the reply, token ids, log-probs, advantage', () => {
+    const result = exportRun(runDir, { format: 'trl' });
+    expect(result).toMatchObject({ format: 'trl', notes: [], rowsNotWritten: 0 });
+    expect(result.path).toBe(join(runDir, 'export-trl.jsonl'));
     trl = lines<TrlRowOut>(result.path);
     const rollouts = lines<Trajectory>(join(runDir, 'rollouts.jsonl'));
     const trained = rollouts.filter((t) => /^s\d+\//.test(t.id));
     expect(trained).toHaveLength(8);
+    // The validation's rollouts are in the run, and give no row.
+    expect(rollouts.length).toBeGreaterThan(trained.length);
     expect(trl).toHaveLength(trained.reduce((a, t) => a + t.steps.length, 0));
     expect(result.rows).toBe(trl.length);
+    expect(result.sources).toBe(8);
     const advantages = new Map<string, number>();
     for (const rec of lines<{ rows: { trajectoryId: string; advantage: number }[] }>(
       join(runDir, 'advantages.jsonl'),
@@ -204,20 +153,20 @@ describe('external training, honestly', () => {
         fakeLogProbs(SEED, fakeTokenize(reply), 0).map((t) => t.logprob),
       );
       expect(row.advantage).toBe(advantages.get(row.meta.trajectory_id));
+      expect(row.meta.unit).toBe(row.meta.trajectory_id.split('/')[0]);
       // The skill is in the system prompt exactly when the rollout ran with it.
-      expect(String(row.prompt?.[0]?.content).includes('Say one, then two')).toBe(row.meta.condition === 1);
+      expect(String(row.prompt?.[0]?.content).includes(COUNTING_SKILL_BODY)).toBe(row.meta.condition === 1);
       expect(row.prompt?.[0]?.role).toBe('system');
     }
     // Some rollouts were paired without the skill, and the advantages are not all zero.
     expect(new Set(trl.map((r) => r.meta.condition)).size).toBe(2);
     expect(trl.some((r) => r.advantage !== 0)).toBe(true);
-  }, 60_000);
+  });
 
-  it('export --format verl: one multi-turn sequence per trajectory, the model tokens masked in', async () => {
-    const r = await cli(['export', runDir, '--format', 'verl', '--json']);
-    expect(r.code, r.err).toBe(0);
-    const result = JSON.parse(r.out);
+  it('verl: one multi-turn sequence per trajectory, the model tokens masked in', () => {
+    const result = exportRun(runDir, { format: 'verl', out: join(runDir, 'verl.jsonl') });
     expect(result).toMatchObject({ format: 'verl', rows: 8, sources: 8, notes: [] });
+    expect(result.path).toBe(join(runDir, 'verl.jsonl'));
     const rows = lines<{
       prompt_ids: number[];
       response_ids: number[];
@@ -263,30 +212,37 @@ describe('external training, honestly', () => {
       // system, user, then (assistant, user) twice, and the final reply.
       expect(row.num_turns).toBe(7);
     }
-  }, 60_000);
+  });
+});
 
+describe('what the rows leave out, and when a layout cannot be written', () => {
   it('verl rows per turn when the agent re-renders its history (household lists admissible actions)', async () => {
-    const hdir = tempDir('export-household');
-    const base = config('household', 'household', { returnTokenIds: true });
-    const cfg = {
-      ...base,
-      tasks: { split: 'train', limit: 2 },
-      internalize: { ...base.internalize, steps: 1, validation: { split: 'valid_seen', limit: 1 } },
-    };
-    const result = await internalize(cfg as never, { configPath: writeConfig(hdir, cfg) });
-    const r = await cli(['export', result.dir, '--format', 'verl', '--json']);
-    expect(r.code, r.err).toBe(0);
-    const out = JSON.parse(r.out);
-    expect(out.notes.join(' ')).toMatch(/one row per turn/);
+    const dir = await makeInternalizeRun({
+      adapter: createHouseholdAdapter(),
+      agent: createOpenAIAgent({
+        model: 'fake-model',
+        baseURL: server.baseURL,
+        apiKey: 'sk-test',
+        seed: 3,
+        returnTokenIds: true,
+      }),
+      steps: 1,
+      tasksPerStep: 2,
+      groupSize: 2,
+      validation: { split: 'valid_seen', limit: 1 },
+      maxSteps: 3,
+      seed: 3,
+    });
+    const out = exportRun(dir, { format: 'verl' });
+    expect(out.notes.join(' ')).toMatch(/4 of 4 trajectories are one row per turn/);
     const rows = lines<{
       prompt_ids: number[];
       response_ids: number[];
       response_mask: number[];
       response_logprobs?: number[];
     }>(out.path);
-    const trained = lines<Trajectory>(join(result.dir, 'rollouts.jsonl')).filter((t) =>
-      t.id.startsWith('s1/'),
-    );
+    const trained = lines<Trajectory>(join(dir, 'rollouts.jsonl')).filter((t) => t.id.startsWith('s1/'));
+    expect(trained).toHaveLength(4);
     expect(rows).toHaveLength(trained.reduce((a, t) => a + t.steps.length, 0));
     const prompts = new Set(
       server.requests.map((q) => JSON.stringify(fakePromptTokenIds(q.body as FakeChatRequest))),
@@ -297,44 +253,34 @@ describe('external training, honestly', () => {
       // Asked for token ids only: no log-probs to pass on.
       expect(row.response_logprobs).toBeUndefined();
     }
-  }, 60_000);
+  });
 
-  it('without token ids, verl export fails saying why and how; trl rows still carry the messages', async () => {
-    const ndir = tempDir('export-noids');
-    const base = config('noids', { package: COUNTING, export: 'createCountingAdapter' }, {});
-    const cfg = { ...base, internalize: { ...base.internalize, steps: 1 } };
-    const result = await internalize(cfg as never, { configPath: writeConfig(ndir, cfg) });
-    const verl = await cli(['export', result.dir, '--format', 'verl']);
-    expect(verl.code).toBe(1);
-    expect(verl.err).toContain('verl rows are token ids');
-    expect(verl.err).toContain('returnTokenIds: true');
-    expect(verl.err).toContain('--format trl');
-    const trlOut = await cli(['export', result.dir, '--format', 'trl']);
-    expect(trlOut.code, trlOut.err).toBe(0);
-    expect(trlOut.out).toMatch(/^wrote 12 trl rows to /);
-    const rows = lines<TrlRowOut>(join(result.dir, 'export-trl.jsonl'));
+  it('without token ids, verl fails saying why and how, and writes nothing; trl rows still carry the messages', async () => {
+    const dir = await counting({}, { steps: 1 });
+    let error: unknown;
+    try {
+      exportRun(dir, { format: 'verl' });
+    } catch (e) {
+      error = e;
+    }
+    expect(InvalidArgumentError.isInstance(error)).toBe(true);
+    const message = (error as Error).message;
+    expect(message).toContain('verl rows are token ids');
+    expect(message).toContain('none of the 4 trained trajectories');
+    expect(message).toContain('returnTokenIds: true');
+    expect(message).toContain('--format trl');
+    expect(() => readFileSync(join(dir, 'export-verl.jsonl'))).toThrow(/ENOENT/);
+    const trl = exportRun(dir, { format: 'trl' });
+    expect(trl.rows).toBe(12);
+    const rows = lines<TrlRowOut>(trl.path);
     expect(rows[0]?.prompt?.[0]?.role).toBe('system');
     expect(rows.every((row) => row.prompt_ids === undefined && row.completion_ids === undefined)).toBe(true);
-  }, 60_000);
+  });
 
   it('tools mode: trl rows carry the tools and the tool calls as sent; the turns still chain for verl', async () => {
-    const tdir = tempDir('export-tools');
-    const cfg = {
-      ...config(
-        'tools',
-        { package: COUNTING, export: 'createCountingAdapter' },
-        {
-          mode: 'tools',
-          logprobs: true,
-          returnTokenIds: true,
-        },
-      ),
-    };
-    cfg.internalize = { ...cfg.internalize, steps: 1 };
-    const result = await internalize(cfg as never, { configPath: writeConfig(tdir, cfg) });
-    const r = await cli(['export', result.dir, '--format', 'trl', '--json']);
-    expect(r.code, r.err).toBe(0);
-    const rows = lines<TrlRowOut>(JSON.parse(r.out).path);
+    const dir = await counting({ mode: 'tools', logprobs: true, returnTokenIds: true }, { steps: 1 });
+    const result = exportRun(dir, { format: 'trl' });
+    const rows = lines<TrlRowOut>(result.path);
     expect(rows).toHaveLength(12);
     const sent = sentWithIndex();
     for (const row of rows) {
@@ -359,8 +305,6 @@ describe('external training, honestly', () => {
       // Earlier turns went back as assistant tool calls answered by tool messages.
       if (row.meta.turn > 0) expect(row.prompt?.map((m) => m.role)).toContain('tool');
     }
-    const verl = await cli(['export', result.dir, '--format', 'verl', '--json']);
-    expect(verl.code, verl.err).toBe(0);
-    expect(JSON.parse(verl.out)).toMatchObject({ rows: 4, sources: 4, notes: [] });
-  }, 60_000);
+    expect(exportRun(dir, { format: 'verl' })).toMatchObject({ rows: 4, sources: 4, notes: [] });
+  });
 });
