@@ -36,6 +36,8 @@ describe('skillrl run --fresh (built CLI)', () => {
     const refused = await cli(['run', config, '--json']);
     expect(refused.code).toBe(1);
     expect(refused.out + refused.err).toMatch(/already holds a run/);
+    // The refusal names both ways on: resume, or --fresh (which moves the old run aside).
+    expect(refused.out + refused.err).toMatch(/skillrl resume .*--fresh/s);
     expect(markerOf(runDir)).toBe('first');
     expect(existsSync(`${runDir}.previous-1`)).toBe(false);
 
