@@ -251,6 +251,8 @@ describe('skillrl init', () => {
     const dir = tempDir('init-run');
     const r = await cli(['init', 'run', join(dir, 'skillc.yaml'), '--template', 'household-skillc']);
     expect(r.code, r.err).toBe(0);
+    // The printed next steps run as printed in a project that installed skillrl: through npx.
+    expect(r.out).toMatch(/then: npx skillrl check \S*skillc\.yaml && npx skillrl run \S*skillc\.yaml/);
     expect(readFileSync(join(dir, 'skillc.yaml'), 'utf8')).toBe(
       readFileSync(resolve(__dirname, '../../../examples/household-skillc/skillc.yaml'), 'utf8'),
     );

@@ -84,7 +84,7 @@ export function addInitCommand(program: Command, io: CliIo, withErrors: WithErro
           }
           io.out(`wrote ${written.map(shown).join(', ')} (template ${template.name})`);
           io.out(
-            `it needs ${template.needs.join(', ')} — all in \`npm install skillrl\`; then: skillrl check ${shown(written[0] as string)} && skillrl run ${shown(written[0] as string)}`,
+            `it needs ${template.needs.join(', ')} — all in \`npm install skillrl\`; then: npx skillrl check ${shown(written[0] as string)} && npx skillrl run ${shown(written[0] as string)}`,
           );
         },
       ),
