@@ -12,8 +12,9 @@
 //   - every package loads with require() and with import(), and tfjs prints no banner;
 //   - examples/custom-adapter, packed and installed, loads by its default export and scores above zero under
 //     `skillrl eval`; an ESM-only estimator package is found by a run config; a tfjs run works;
-//   - `skillrl init adapter` and `skillrl init estimator` scaffolds install from the tarballs, pass their
-//     tests, build, and run one short `skillrl run`.
+//   - `skillrl init adapter` and `skillrl init estimator` scaffolds install from the tarballs, list what their
+//     printed steps use (the orchestrator's CLI, household for the estimator), pass their tests, build, and run
+//     one short `npx skillrl run run.yaml` with their own CLI.
 // Prints a table and exits 1 naming what failed. Needs built packages (`pnpm build`) and the npm registry
 // (third-party dependencies). Usage: node scripts/check-packed.mjs [--keep]
 import { spawn, spawnSync } from 'node:child_process';
@@ -742,16 +743,27 @@ if (fullOk) {
   // 4. Scaffolds, from the installed CLI, installed from the tarballs (dev tools from the registry).
   for (const kind of ['adapter', 'estimator']) {
     await check(
-      `skillrl init ${kind}: npm install (tarballs), npm test, npm run build, skillrl run run.yaml, by name`,
+      `skillrl init ${kind}: npm install (tarballs), npm test, npm run build, npx skillrl run run.yaml with its own CLI, by name`,
       async () => {
         const dir = join(work, `my-${kind}`);
         await skillrl(full, ['init', kind, dir], work);
         // The scaffold names caret ranges; the tarballs stand in for the registry's @skillrl packages.
-        const ours = [
+        // With everything its printed steps use: the orchestrator's CLI (and household for the estimator's run).
+        const ours = skillrlClosure([
           '@skillrl/core',
           '@skillrl/testkit',
-          ...(kind === 'adapter' ? ['@skillrl/rollout'] : []),
-        ];
+          '@skillrl/orchestrator',
+          ...(kind === 'adapter' ? ['@skillrl/rollout'] : ['@skillrl/task-household']),
+        ]);
+        const listed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+        for (const needed of [
+          '@skillrl/orchestrator',
+          ...(kind === 'estimator' ? ['@skillrl/task-household'] : []),
+        ])
+          assert(
+            listed.devDependencies?.[needed],
+            `the scaffold's package.json does not list ${needed}, which its steps use`,
+          );
         run(
           'npm',
           [
@@ -769,7 +781,10 @@ if (fullOk) {
         const plain = test.stdout.replace(/\x1b\[[0-9;]*m/g, '');
         const passed = /Tests\s+(\d+) passed/.exec(plain)?.[1];
         run('npm', ['run', 'build'], { cwd: dir });
-        const { out } = await skillrl(full, ['run', 'run.yaml', '--json'], dir);
+        // As its README prints it: npx finds the scaffold's own CLI (--no-install: never fetch the batteries package).
+        const { stdout: out } = run('npx', ['--no-install', 'skillrl', 'run', 'run.yaml', '--json'], {
+          cwd: dir,
+        });
         const result = JSON.parse(out.trim().split('\n').at(-1));
         assert(result.status === 'completed', `run: ${out}`);
         // By package name, once installed elsewhere: packed, installed beside skillrl, named in a config.

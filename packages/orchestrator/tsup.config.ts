@@ -10,6 +10,7 @@ const define = {
     testkit: version('../testkit/package.json'),
     rollout: version('../rollout/package.json'),
     orchestrator: version('package.json'),
+    taskHousehold: version('../task-household/package.json'),
   }),
 };
 

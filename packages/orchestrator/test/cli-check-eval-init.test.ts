@@ -279,6 +279,11 @@ describe('skillrl init', () => {
       expect(pkg.name).toBe(`my-${kind}`);
       expect(pkg.dependencies).toEqual({ '@skillrl/core': '^0.1.0' });
       expect(pkg.devDependencies['@skillrl/testkit']).toBe('^0.1.0');
+      // What the printed steps use is listed: `npx skillrl run run.yaml` runs the lean orchestrator's CLI (not
+      // the batteries package npx would fetch), and the estimator's run reads household tasks.
+      expect(pkg.devDependencies['@skillrl/orchestrator']).toBe('^0.1.0');
+      expect(pkg.devDependencies.skillrl).toBeUndefined();
+      if (kind === 'estimator') expect(pkg.devDependencies['@skillrl/task-household']).toBe('^0.1.0');
       const everything = JSON.parse(r.out)
         .files.map((f: string) => readFileSync(join(target, f), 'utf8'))
         .join('\n');

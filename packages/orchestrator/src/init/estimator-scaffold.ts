@@ -1,5 +1,6 @@
 import { packageFiles } from './package-files.js';
 import { RANDOM_AGENT_SOURCE } from './random-agent-source.js';
+import { SCAFFOLD_VERSIONS } from './scaffold-versions.js';
 import { shortName } from './write-scaffold.js';
 
 /**
@@ -9,7 +10,11 @@ import { shortName } from './write-scaffold.js';
 export function estimatorScaffold(name: string): Record<string, string> {
   const id = shortName(name);
   return {
-    ...packageFiles(name, `A skillrl advantage estimator: ${id}.`, ['advantage-estimator']),
+    // What \`npx skillrl run run.yaml\` uses: the orchestrator's CLI and the household tasks.
+    ...packageFiles(name, `A skillrl advantage estimator: ${id}.`, ['advantage-estimator'], {
+      '@skillrl/orchestrator': SCAFFOLD_VERSIONS.orchestrator,
+      '@skillrl/task-household': SCAFFOLD_VERSIONS.taskHousehold,
+    }),
     'src/index.ts': `/** ${name} — a skillrl advantage estimator, registered under ${JSON.stringify(id)}. */
 import type { EstimatorFactory } from '@skillrl/core';
 import { createEstimator } from './create-estimator.js';
@@ -99,8 +104,8 @@ describe(${JSON.stringify(id)}, () => {
     'run.yaml': `# This estimator swapped into a short offline run: household tasks (@skillrl/task-household), the random
 # baseline agent, two steps, no in-process training (trainer "external").
 #
-#   npm run build && npx skillrl run run.yaml    # with skillrl installed (or @skillrl/orchestrator and
-#                                                # @skillrl/task-household)
+#   npm run build && npx skillrl run run.yaml    # the CLI (@skillrl/orchestrator) and @skillrl/task-household
+#                                                # are devDependencies
 method: internalize
 seed: 1
 name: ${id}-smoke
@@ -132,7 +137,7 @@ suite.
 npm install
 npm test            # the conformance suite and golden values
 npm run build       # dist/: ESM, CommonJS and types
-npx skillrl run run.yaml   # with skillrl installed (npm install -D skillrl)
+npx skillrl run run.yaml   # a short run (@skillrl/orchestrator and task-household are devDependencies)
 \`\`\`
 
 A run config swaps it in by path or by package:

@@ -4,7 +4,7 @@
  * and the dev tools skillrl itself is tested with, exact.
  */
 declare const __SKILLRL_SCAFFOLD_VERSIONS__:
-  | { core: string; testkit: string; rollout: string; orchestrator: string }
+  | { core: string; testkit: string; rollout: string; orchestrator: string; taskHousehold: string }
   | undefined;
 
 const built =
@@ -15,6 +15,7 @@ export const SCAFFOLD_VERSIONS = {
   testkit: `^${built?.testkit ?? '0.1.0'}`,
   rollout: `^${built?.rollout ?? '0.1.0'}`,
   orchestrator: `^${built?.orchestrator ?? '0.1.0'}`,
+  taskHousehold: `^${built?.taskHousehold ?? '0.1.0'}`,
 };
 
 /** Dev tools, pinned as skillrl pins them (TOOLCHAIN: vite 8.4 pulls a package some registries lack). */
