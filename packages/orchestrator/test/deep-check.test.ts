@@ -300,7 +300,7 @@ function llmOnlyInstall(): { dir: string; cli: string } {
   copy('orchestrator', ['dist', 'templates']);
   copy('skill-generator', ['dist']);
   copy('tensor-ops', ['dist']);
-  for (const name of ['core', 'advantage', 'curriculum', 'report', 'rollout', 'task-household']) {
+  for (const name of ['core', 'advantage', 'curriculum', 'export', 'report', 'rollout', 'task-household']) {
     symlinkSync(join(PACKAGES, name), join(nm, '@skillrl', name), 'dir');
   }
   const from = join(PACKAGES, 'orchestrator', 'node_modules');
