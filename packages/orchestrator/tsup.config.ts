@@ -2,16 +2,11 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { defineConfig } from 'tsup';
 import { configSchema } from './src/config/config-schema';
 
-// The @skillrl versions `skillrl init` scaffolds depend on (caret ranges on this release's packages).
-const version = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
+// The CLI's version (`skillrl --version`): this package's.
 const define = {
-  __SKILLRL_SCAFFOLD_VERSIONS__: JSON.stringify({
-    core: version('../core/package.json'),
-    testkit: version('../testkit/package.json'),
-    rollout: version('../rollout/package.json'),
-    orchestrator: version('package.json'),
-    taskHousehold: version('../task-household/package.json'),
-  }),
+  __SKILLRL_CLI_VERSION__: JSON.stringify(
+    (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version,
+  ),
 };
 
 export default defineConfig([

@@ -1,17 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 
-const version = (path: string) => (JSON.parse(readFileSync(path, 'utf8')) as { version: string }).version;
-
 export default defineConfig({
-  // As the build defines it (tsup.config.ts): the versions `skillrl init` scaffolds depend on.
+  // As the build defines it (tsup.config.ts): the CLI's version.
   define: {
-    __SKILLRL_SCAFFOLD_VERSIONS__: JSON.stringify({
-      core: version('../core/package.json'),
-      testkit: version('../testkit/package.json'),
-      rollout: version('../rollout/package.json'),
-      orchestrator: version('package.json'),
-    }),
+    __SKILLRL_CLI_VERSION__: JSON.stringify(
+      (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version,
+    ),
   },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -83,6 +83,7 @@ export { type PairedDifference, pairedByTask, type TestOutcomes } from './demo/p
 export {
   comparisonLines,
   DEMO_STEPS,
+  DEMO_TEMPLATES,
   type DemoOptions,
   type DemoRole,
   type DemoRun,
@@ -90,11 +91,12 @@ export {
   runDemo,
 } from './demo/run-demo.js';
 
-// Scaffolds: `skillrl init adapter|estimator <dir>` packages and the shipped run configs.
+// Scaffolds: `skillrl init adapter|estimator <dir>` packages and the shipped run configs live in
+// create-skillrl (`npm create skillrl`, which `skillrl init` runs); re-exported under the names they had here.
 export {
   adapterScaffold,
   estimatorScaffold,
   RUN_TEMPLATES,
   type RunTemplate,
   writeRunTemplate,
-} from './init/index.js';
+} from 'create-skillrl';

@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
+import { adapterScaffold, estimatorScaffold, scaffoldNextSteps, templatePath } from 'create-skillrl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/create-cli.js';
 import { createPluginProject, type PluginProject } from './plugin-fixtures.js';
@@ -158,7 +159,7 @@ describe('skillrl check: components resolved without running anything', () => {
     const script = `
 import { checkComponents, loadConfig } from ${JSON.stringify(resolve(__dirname, '../dist/index.js'))};
 import { createRequire } from 'node:module';
-const checks = await checkComponents(loadConfig(${JSON.stringify(resolve(__dirname, '../templates/household-skillc.yaml'))}));
+const checks = await checkComponents(loadConfig(${JSON.stringify(templatePath('household-skillc'))}));
 const loaded = Object.keys(createRequire(import.meta.url).cache).filter((k) => k.includes('@tensorflow'));
 console.log(JSON.stringify({ errors: checks.filter((c) => c.error).length, roles: checks.map((c) => c.role), tfjs: loaded.length }));
 `;
@@ -251,8 +252,10 @@ describe('skillrl init', () => {
     const dir = tempDir('init-run');
     const r = await cli(['init', 'run', join(dir, 'skillc.yaml'), '--template', 'household-skillc']);
     expect(r.code, r.err).toBe(0);
-    // The printed next steps run as printed in a project that installed skillrl: through npx.
-    expect(r.out).toMatch(/then: npx skillrl check \S*skillc\.yaml && npx skillrl run \S*skillc\.yaml/);
+    // The printed next steps run as printed, anywhere: install the CLI and what the config needs, then npx.
+    expect(r.out).toMatch(
+      /next: npm install @skillrl\/orchestrator @skillrl\/task-household @skillrl\/policy-tfjs && npx skillrl check \S*skillc\.yaml && npx skillrl run \S*skillc\.yaml/,
+    );
     expect(readFileSync(join(dir, 'skillc.yaml'), 'utf8')).toBe(
       readFileSync(resolve(__dirname, '../../../examples/household-skillc/skillc.yaml'), 'utf8'),
     );
@@ -269,41 +272,32 @@ describe('skillrl init', () => {
     expect(again.err).toContain('exists; choose another file');
   });
 
-  it('init adapter and init estimator write standalone packages: caret ranges, no workspace ranges or repo paths', async () => {
+  it('init adapter and init estimator are create-skillrl: the same files and next steps (content tests live there)', async () => {
     const dir = tempDir('init-pkg');
-    for (const kind of ['adapter', 'estimator']) {
+    for (const kind of ['adapter', 'estimator'] as const) {
       const target = join(dir, `my-${kind}`);
       const r = await cli(['init', kind, target, '--json']);
       expect(r.code, r.err).toBe(0);
-      const pkg = JSON.parse(readFileSync(join(target, 'package.json'), 'utf8'));
-      expect(pkg.name).toBe(`my-${kind}`);
-      expect(pkg.dependencies).toEqual({ '@skillrl/core': '^0.1.0' });
-      expect(pkg.devDependencies['@skillrl/testkit']).toBe('^0.1.0');
-      // What the printed steps use is listed: `npx skillrl run run.yaml` runs the lean orchestrator's CLI (not
-      // the batteries package npx would fetch), and the estimator's run reads household tasks.
+      const result = JSON.parse(r.out);
+      const files = kind === 'adapter' ? adapterScaffold(`my-${kind}`) : estimatorScaffold(`my-${kind}`);
+      expect(result.files).toEqual(Object.keys(files));
+      for (const [file, text] of Object.entries(files))
+        expect(readFileSync(join(target, file), 'utf8')).toBe(text);
+      expect(result.next).toBe(scaffoldNextSteps(kind, relative(process.cwd(), target)));
+      // What the printed steps use is listed: `npx skillrl run run.yaml` runs the lean orchestrator's CLI.
+      const pkg = JSON.parse(files['package.json'] as string);
       expect(pkg.devDependencies['@skillrl/orchestrator']).toBe('^0.1.0');
       expect(pkg.devDependencies.skillrl).toBeUndefined();
-      if (kind === 'estimator') expect(pkg.devDependencies['@skillrl/task-household']).toBe('^0.1.0');
-      const everything = JSON.parse(r.out)
-        .files.map((f: string) => readFileSync(join(target, f), 'utf8'))
-        .join('\n');
-      expect(everything).not.toMatch(/workspace:|\.\.\/\.\.\/|\/work\/|packages\//);
-      expect(everything).toContain("from '@skillrl/testkit/vitest'");
-      // The config names the package by path, and checks from its folder once built (see the pack check).
-      expect(readFileSync(join(target, 'run.yaml'), 'utf8')).toContain('package: "./"');
+      const plain = await cli(['init', kind, join(dir, `plain-${kind}`)]);
+      expect(plain.out).toContain(
+        `next: ${scaffoldNextSteps(kind, relative(process.cwd(), join(dir, `plain-${kind}`)))}`,
+      );
       const nonEmpty = await cli(['init', kind, target]);
+      expect(nonEmpty.code).toBe(1);
       expect(nonEmpty.err).toContain('is not empty');
     }
-  });
-
-  it('every template is its example, as scripts/sync-templates.mjs copies it', async () => {
-    const { TEMPLATE_SOURCES, asTemplate } = await import('../scripts/sync-templates.mjs');
-    for (const [name, source] of Object.entries(TEMPLATE_SOURCES)) {
-      const expected = asTemplate(readFileSync(resolve(__dirname, '..', source), 'utf8'));
-      expect(
-        readFileSync(resolve(__dirname, '../templates', `${name}.yaml`), 'utf8'),
-        `${name}: run node scripts/sync-templates.mjs`,
-      ).toBe(expected);
-    }
+    // Every argument after init goes to create-skillrl: its --list, its usage errors (exit 2).
+    expect((await cli(['init', '--list'])).out).toContain('demo-skillc');
+    expect((await cli(['init', 'adapter'])).code).toBe(2);
   });
 });

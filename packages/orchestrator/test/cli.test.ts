@@ -2,8 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readRunStreamLines } from '@skillrl/core';
+import { readRunTemplate } from 'create-skillrl';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { runCli } from '../src/cli/create-cli.js';
+import { DEMO_TEMPLATES, demoConfigs } from '../src/demo/run-demo.js';
 import { CLI, evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';
 
 async function cli(args: string[]) {
@@ -91,6 +94,22 @@ describe('skillrl CLI', () => {
     expect(control.highlights.join('\n')).not.toContain('with skills:');
     expect(control.highlights.join('\n')).toMatch(/without skills \(it never reads one\)/);
     expect(runs[2].highlights[0]).toMatch(/^mean reward per generation .*: [\d.]+ % → [\d.]+ % → [\d.]+ %$/);
+    // The runs are the shipped templates (demo-skillc, demo-grpo-control, demo-skill-r1) with the quick sizes.
+    for (const [key, name] of Object.entries(DEMO_TEMPLATES)) {
+      const written = JSON.parse(readFileSync(join(out, `${key}.json`), 'utf8'));
+      expect(written).toEqual({
+        ...demoConfigs({ quick: true })[key as keyof typeof DEMO_TEMPLATES],
+        runDir: '.',
+      });
+      const template = parse(readRunTemplate(name));
+      expect({
+        ...written,
+        runDir: undefined,
+        internalize: undefined,
+        evolve: undefined,
+        tasks: undefined,
+      }).toEqual({ ...template, internalize: undefined, evolve: undefined, tasks: undefined });
+    }
     const rolloutLines = (dir: string) => [...readRunStreamLines(dir, 'rollouts')].length;
     const before = runs.map((run: { dir: string }) => rolloutLines(run.dir));
 

@@ -297,14 +297,14 @@ function llmOnlyInstall(): { dir: string; cli: string } {
       cpSync(join(PACKAGES, name, part), join(nm, '@skillrl', name, part), { recursive: true });
     }
   };
-  copy('orchestrator', ['dist', 'templates']);
+  copy('orchestrator', ['dist']);
   copy('skill-generator', ['dist']);
   copy('tensor-ops', ['dist']);
   for (const name of ['core', 'advantage', 'curriculum', 'export', 'report', 'rollout', 'task-household']) {
     symlinkSync(join(PACKAGES, name), join(nm, '@skillrl', name), 'dir');
   }
   const from = join(PACKAGES, 'orchestrator', 'node_modules');
-  for (const dep of ['cli-progress', 'commander', 'import-meta-resolve', 'yaml']) {
+  for (const dep of ['cli-progress', 'commander', 'create-skillrl', 'import-meta-resolve', 'yaml']) {
     symlinkSync(realpathSync(join(from, dep)), join(nm, dep), 'dir');
   }
   write(

@@ -1,4 +1,4 @@
-import { SCAFFOLD_VERSIONS } from '../init/scaffold-versions.js';
+declare const __SKILLRL_CLI_VERSION__: string | undefined;
 
 /** The CLI's version: the orchestrator package's, put in at build time. */
-export const CLI_VERSION = SCAFFOLD_VERSIONS.orchestrator.replace(/^\^/, '');
+export const CLI_VERSION = typeof __SKILLRL_CLI_VERSION__ === 'undefined' ? '0.1.0' : __SKILLRL_CLI_VERSION__;

@@ -16,6 +16,7 @@ import { moveAside } from '../run/move-aside.js';
 import { runDirectoryOf } from '../run/open-run.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunResult } from '../run/run-types.js';
+import { CliExit } from './cli-exit.js';
 import { CLI_VERSION } from './cli-version.js';
 import { describeError } from './describe-error.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -43,11 +44,7 @@ export type WithErrors = <A extends unknown[]>(
   fn: (...args: A) => Promise<void>,
 ) => (...args: A) => Promise<void>;
 
-export class CliExit extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
+export { CliExit };
 
 function printResult(io: CliIo, json: boolean, result: RunResult): void {
   // Every finished run gets its report.html (`skillrl report` rebuilds it); resuming a finished run writes
@@ -489,7 +486,7 @@ export function createCli(io: CliIo = defaultIo): Command {
       }),
     );
 
-  addInitCommand(program, io, withErrors);
+  addInitCommand(program, io);
 
   program
     .command('schema')

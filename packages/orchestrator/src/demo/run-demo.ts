@@ -2,8 +2,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readRunStreamLines } from '@skillrl/core';
+import { InvalidArgumentError, readRunStreamLines } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
+import { templatePath } from 'create-skillrl';
 import type { RunConfig } from '../config/config-types.js';
 import { loadConfig } from '../config/load-config.js';
 import { moveAside } from '../run/move-aside.js';
@@ -43,6 +44,54 @@ export interface DemoRun {
   comparison?: PairedDifference;
 }
 
+/** The demo's runs, by the key its files and results use. */
+type DemoKey = 'internalize' | 'control' | 'evolve';
+
+/**
+ * The shipped run configs the demo runs (create-skillrl's templates: `skillrl init run <file> --template
+ * demo-skillc` writes the same file), by run.
+ */
+export const DEMO_TEMPLATES: Readonly<Record<DemoKey, string>> = {
+  internalize: 'demo-skillc',
+  control: 'demo-grpo-control',
+  evolve: 'demo-skill-r1',
+};
+
+/** `--quick`: smaller runs (about a minute), as changes to the templates' values (path → value). */
+const QUICK: Readonly<Record<DemoKey, Readonly<Record<string, number>>>> = {
+  internalize: {
+    'internalize.steps': 10,
+    'internalize.validateEvery': 5,
+    'internalize.validation.limit': 12,
+    'internalize.test.limit': 12,
+  },
+  control: {
+    'internalize.steps': 10,
+    'internalize.validateEvery': 5,
+    'internalize.validation.limit': 12,
+    'internalize.test.limit': 12,
+  },
+  evolve: {
+    'tasks.limit': 3,
+    'evolve.generations': 2,
+    'evolve.candidates': 4,
+    'evolve.episodes': 2,
+    'evolve.finalEpisodes': 2,
+  },
+};
+
+/** Sets a value the template has (its place in the file, so in the config's key order, is kept). */
+function setInTemplate(config: RunConfig, template: string, path: string, value: number): void {
+  const keys = path.split('.');
+  const last = keys.pop() as string;
+  let holder: unknown = config;
+  for (const key of keys) holder = (holder as Record<string, unknown> | undefined)?.[key];
+  if (holder === null || typeof holder !== 'object' || !(last in holder)) {
+    throw new InvalidArgumentError(`the template ${template}`, `it has no ${path}, which the demo sets`);
+  }
+  (holder as Record<string, unknown>)[last] = value;
+}
+
 /**
  * The offline demo: SKILLC on household with the skill-reading tfjs agent, beside its control — plain GRPO
  * without skills, same tasks, budget, learner and seed — then Skill-R1 on household with that agent frozen
@@ -50,66 +99,19 @@ export interface DemoRun {
  *
  * The budget: SKILLC's claim (skill-free success above GRPO's) shows only near the published budget (SKILL0's
  * run: 16 tasks × 8 rollouts × 150–180 steps ≈ 19–23k rollouts); at a third of it the two tie (PAPERS.md,
- * "Budget"). The demo runs DEMO_STEPS steps × 8 tasks × 8 rollouts.
+ * "Budget"). The demo runs DEMO_STEPS steps × 8 tasks × 8 rollouts. The configs are the shipped templates
+ * (`DEMO_TEMPLATES`), with the seed and, for `quick`, the smaller sizes put in.
  */
-export function demoConfigs(
-  options: { quick?: boolean; seed?: number } = {},
-): Record<'internalize' | 'control' | 'evolve', RunConfig> {
+export function demoConfigs(options: { quick?: boolean; seed?: number } = {}): Record<DemoKey, RunConfig> {
   const seed = options.seed ?? 1;
-  const quick = options.quick ?? false;
-  const skillc = {
-    method: 'internalize',
-    seed,
-    name: 'demo-internalize',
-    adapter: 'household',
-    tasks: { split: 'train', limit: 512 },
-    agent: 'skill-reading',
-    concurrency: 8,
-    internalize: {
-      variant: 'skillc',
-      steps: quick ? 10 : DEMO_STEPS,
-      tasksPerStep: 8,
-      groupSize: 8,
-      validateEvery: quick ? 5 : 10,
-      validation: { split: 'valid_seen', limit: quick ? 12 : 48 },
-      test: { split: 'valid_unseen', limit: quick ? 12 : 120 },
-      // The learner's settings (policy-tfjs README, "Diagnosis"): Adam at 0.02, four clipped mini-batch
-      // steps per update, no KL term; the same as bench:paper's.
-      trainer: {
-        name: 'tfjs',
-        options: { lr: 0.02, miniBatches: 4, aggregation: 'seq-mean-token-mean' },
-      },
-    },
-  } as RunConfig;
-  const control = {
-    ...skillc,
-    name: 'demo-control',
-    internalize: { ...skillc.internalize, variant: 'grpo' },
-  } as RunConfig;
-  return {
-    internalize: skillc,
-    control,
-    evolve: {
-      method: 'evolve',
-      seed,
-      name: 'demo-evolve',
-      adapter: 'household',
-      tasks: { split: 'train', limit: quick ? 3 : 24 },
-      agent: 'skill-reading',
-      concurrency: 8,
-      evolve: {
-        mode: 'grpo',
-        generations: quick ? 2 : 8,
-        candidates: quick ? 4 : 8,
-        episodes: quick ? 2 : 4,
-        // The carried skill re-run on fresh episodes: the best candidate's own reward is selection-biased.
-        finalEpisodes: quick ? 2 : 8,
-        // keepPrior 1: about half the proposals edit the skill (the default 4 keeps three in four as they
-        // are), enough exploration for GRPO to find the edits this agent rewards.
-        generator: { name: 'step-editor', options: { keepPrior: 1 } },
-      },
-    } as RunConfig,
+  const configOf = (key: DemoKey): RunConfig => {
+    const template = DEMO_TEMPLATES[key];
+    const { config } = loadConfig(templatePath(template));
+    const changes: Record<string, number> = { seed, ...(options.quick ? QUICK[key] : {}) };
+    for (const [path, value] of Object.entries(changes)) setInTemplate(config, template, path, value);
+    return config;
   };
+  return { internalize: configOf('internalize'), control: configOf('control'), evolve: configOf('evolve') };
 }
 
 export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
@@ -117,7 +119,7 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
   mkdirSync(out, { recursive: true });
   const configs = demoConfigs(options);
   const roles = { internalize: 'skillc', control: 'grpo-control', evolve: 'skill-r1' } as const;
-  type Key = keyof typeof roles;
+  type Key = DemoKey;
   const runOptions = (key: Key) => ({
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress ? { onProgress: (p: RunProgress) => options.onProgress?.(roles[key], p) } : {}),

@@ -1,20 +1,29 @@
+import { COMPARE_SOURCE } from './compare-source.js';
+import { NOISY_EXPERT_SOURCE } from './noisy-expert-source.js';
 import { packageFiles } from './package-files.js';
-import { RANDOM_AGENT_SOURCE } from './random-agent-source.js';
 import { SCAFFOLD_VERSIONS } from './scaffold-versions.js';
 import { shortName } from './write-scaffold.js';
 
 /**
  * A standalone advantage-estimator package: a group-mean baseline registered under the package's name,
- * passing the estimator conformance suite, and swapped into `run.yaml` by naming the package by path.
+ * passing the estimator conformance suite, swapped into `run.yaml` by naming the package by path, and
+ * compared with GRPO on the same rollouts by `npm run compare`.
  */
 export function estimatorScaffold(name: string): Record<string, string> {
   const id = shortName(name);
   return {
-    // What \`npx skillrl run run.yaml\` uses: the orchestrator's CLI and the household tasks.
-    ...packageFiles(name, `A skillrl advantage estimator: ${id}.`, ['advantage-estimator'], {
-      '@skillrl/orchestrator': SCAFFOLD_VERSIONS.orchestrator,
-      '@skillrl/task-household': SCAFFOLD_VERSIONS.taskHousehold,
-    }),
+    // What \`npx skillrl run run.yaml\` and \`npm run compare\` use: the orchestrator (its CLI and runConfig)
+    // and the household tasks (the noisy expert reads household's planner too).
+    ...packageFiles(
+      name,
+      `A skillrl advantage estimator: ${id}.`,
+      ['advantage-estimator'],
+      {
+        '@skillrl/orchestrator': SCAFFOLD_VERSIONS.orchestrator,
+        '@skillrl/task-household': SCAFFOLD_VERSIONS.taskHousehold,
+      },
+      { compare: 'node compare.mjs' },
+    ),
     'src/index.ts': `/** ${name} — a skillrl advantage estimator, registered under ${JSON.stringify(id)}. */
 import type { EstimatorFactory } from '@skillrl/core';
 import { createEstimator } from './create-estimator.js';
@@ -100,18 +109,21 @@ describe(${JSON.stringify(id)}, () => {
   });
 });
 `,
-    'random-agent.mjs': RANDOM_AGENT_SOURCE,
-    'run.yaml': `# This estimator swapped into a short offline run: household tasks (@skillrl/task-household), the random
-# baseline agent, two steps, no in-process training (trainer "external").
+    'noisy-expert.mjs': NOISY_EXPERT_SOURCE,
+    'compare.mjs': COMPARE_SOURCE,
+    'run.yaml': `# This estimator swapped into a short offline run: household tasks (@skillrl/task-household), a task model
+# that follows household's expert plan but acts at random half the time (so the rewards of a group differ and
+# advantages are not all 0), two steps, no in-process training (trainer "external").
 #
 #   npm run build && npx skillrl run run.yaml    # the CLI (@skillrl/orchestrator) and @skillrl/task-household
 #                                                # are devDependencies
+#   npm run compare                              # this run with grpo's advantages beside this estimator's
 method: internalize
 seed: 1
 name: ${id}-smoke
 adapter: household
 tasks: { split: train, limit: 8 }
-agent: { package: "./random-agent.mjs" }
+agent: { package: "./noisy-expert.mjs", options: { noise: 0.5 } }
 concurrency: 4
 maxSteps: 10
 estimator:
@@ -119,7 +131,7 @@ estimator:
   name: ${id}
   options: { scale: 1 }
 internalize:
-  variant: d2skill-mixed # half of each group reads the family's skill
+  variant: grpo # GRPO's protocol (no skills); the estimator above gives the advantages instead of GRPO's
   steps: 2
   tasksPerStep: 2
   groupSize: 4
@@ -129,18 +141,27 @@ internalize:
 `,
     'README.md': `# ${name}
 
-A [skillrl](https://www.npmjs.com/package/skillrl) advantage estimator, scaffolded by \`skillrl init
-estimator\`. It depends on \`@skillrl/core\` alone; its tests run \`@skillrl/testkit\`'s estimator conformance
-suite.
+A [skillrl](https://www.npmjs.com/package/skillrl) advantage estimator, scaffolded by
+\`npm create skillrl estimator\` (or \`skillrl init estimator\`). It depends on \`@skillrl/core\` alone; its
+tests run \`@skillrl/testkit\`'s estimator conformance suite.
 
 \`\`\`sh
 npm install
 npm test            # the conformance suite and golden values
 npm run build       # dist/: ESM, CommonJS and types
 npx skillrl run run.yaml   # a short run (@skillrl/orchestrator and task-household are devDependencies)
+npm run compare     # the same run with grpo: the advantages each gave the same rollouts, side by side
 \`\`\`
 
-A run config swaps it in by path or by package:
+\`run.yaml\` plays household tasks with \`noisy-expert.mjs\` (household's expert plan, a random action half the
+time), which wins about half its episodes: a group's rewards differ, so the estimators have something to
+differ on. \`npm run compare\` (\`compare.mjs\`) runs it twice on the same seed, with this estimator and with
+\`grpo\`: the same rollouts and rewards, other advantages (this one subtracts the group mean; GRPO also
+divides by the group's standard deviation).
+
+An estimator's \`metrics\` must hold \`frac_zero_std\`, \`groups_all_pass\` and \`groups_all_fail\` (the
+conformance suite's defaults; a run reports them per step as \`adv_frac_zero_std\`, …). A run config swaps it
+in by path or by package:
 
 \`\`\`yaml
 estimator: { package: "${name}", name: ${id}, options: { scale: 1 } }

@@ -4,7 +4,14 @@
  * and the dev tools skillrl itself is tested with, exact.
  */
 declare const __SKILLRL_SCAFFOLD_VERSIONS__:
-  | { core: string; testkit: string; rollout: string; orchestrator: string; taskHousehold: string }
+  | {
+      core: string;
+      testkit: string;
+      rollout: string;
+      orchestrator: string;
+      taskHousehold: string;
+      createSkillrl: string;
+    }
   | undefined;
 
 const built =
@@ -17,6 +24,9 @@ export const SCAFFOLD_VERSIONS = {
   orchestrator: `^${built?.orchestrator ?? '0.1.0'}`,
   taskHousehold: `^${built?.taskHousehold ?? '0.1.0'}`,
 };
+
+/** This package's own version (`create-skillrl --version`). */
+export const CREATE_SKILLRL_VERSION = built?.createSkillrl ?? '0.1.0';
 
 /** Dev tools, pinned as skillrl pins them (TOOLCHAIN: vite 8.4 pulls a package some registries lack). */
 export const SCAFFOLD_DEV_TOOLS = {

@@ -1,5 +1,6 @@
-// Copies the shipped run configs (`skillrl init run --template <name>`) from the examples they come from, so
-// the published package carries them. A test fails when a template and its source drift apart.
+// Copies the shipped run configs (`create-skillrl run --template <name>`, `skillrl init run`) from the examples
+// they come from, so the published package carries them. A test fails when a template and its source drift
+// apart. The demo's templates (demo-*.yaml) have no other copy: they are edited here.
 //   node scripts/sync-templates.mjs
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -11,9 +12,9 @@ export const TEMPLATE_SOURCES = {
   shop: '../../examples/shop/shop.yaml',
   'gaia-openai': '../../examples/gaia-openai/gaia.yaml',
   'gaia-skill-r1': '../../examples/gaia-openai/gaia-skill-r1.yaml',
-  'evolve-household': 'examples/evolve-household.yaml',
-  'evolve-llm': 'examples/evolve-llm.yaml',
-  'internalize-household': 'examples/internalize-household.yaml',
+  'evolve-household': '../orchestrator/examples/evolve-household.yaml',
+  'evolve-llm': '../orchestrator/examples/evolve-llm.yaml',
+  'internalize-household': '../orchestrator/examples/internalize-household.yaml',
 };
 export const TEMPLATE_DATA = {
   'gaia-data/validation/metadata.jsonl': '../../examples/gaia-openai/data/validation/metadata.jsonl',

@@ -10,8 +10,10 @@ export function packageFiles(
   name: string,
   description: string,
   keywords: string[],
-  /** Dev dependencies its tests need besides the testkit (the adapter suite runs episodes with rollout). */
+  /** Dev dependencies its tests and printed steps need besides the testkit (and what those need). */
   extraDev: Record<string, string> = {},
+  /** Scripts besides build, typecheck, test and prepublishOnly (the estimator's `compare`). */
+  extraScripts: Record<string, string> = {},
 ): Record<string, string> {
   const entry = (n: string) => ({
     import: { types: `./dist/${n}.d.ts`, default: `./dist/${n}.js` },
@@ -37,6 +39,7 @@ export function packageFiles(
         typecheck: 'tsc --noEmit',
         test: 'vitest run',
         prepublishOnly: 'npm run build && npm test',
+        ...extraScripts,
       },
       dependencies: { '@skillrl/core': SCAFFOLD_VERSIONS.core },
       devDependencies: { '@skillrl/testkit': SCAFFOLD_VERSIONS.testkit, ...extraDev, ...SCAFFOLD_DEV_TOOLS },

@@ -170,8 +170,9 @@ internalize:
 `,
     'README.md': `# ${name}
 
-A [skillrl](https://www.npmjs.com/package/skillrl) task adapter, scaffolded by \`skillrl init adapter\`. It
-depends on \`@skillrl/core\` alone; its tests run \`@skillrl/testkit\`'s adapter conformance suite.
+A [skillrl](https://www.npmjs.com/package/skillrl) task adapter, scaffolded by \`npm create skillrl adapter\`
+(or \`skillrl init adapter\`). It depends on \`@skillrl/core\` alone; its tests run \`@skillrl/testkit\`'s
+adapter conformance suite.
 
 \`\`\`sh
 npm install

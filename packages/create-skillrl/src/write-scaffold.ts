@@ -1,14 +1,15 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { InvalidArgumentError } from '@skillrl/core';
+import { ScaffoldError } from './scaffold-error.js';
 
 /** Writes files under `dir` (created; refused when it already holds files, unless `force`). */
 export function writeScaffold(dir: string, files: Record<string, string>, force = false): string[] {
   const root = resolve(dir);
   if (existsSync(root) && readdirSync(root).length > 0 && !force) {
-    throw new InvalidArgumentError(
-      'init',
-      `${root} is not empty; choose a new folder (or pass --force to write into it)`,
+    throw new ScaffoldError(
+      '<dir>',
+      `${root} is not empty`,
+      'choose a new folder (or pass --force to write into it)',
     );
   }
   const written: string[] = [];
@@ -29,9 +30,10 @@ export function packageNameFor(dir: string, name?: string): string {
     .replace(/[^a-z0-9@/._-]+/g, '-')
     .replace(/^[._-]+|[-]+$/g, '');
   if (!/^(@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/.test(clean)) {
-    throw new InvalidArgumentError(
-      '--name',
-      `"${raw}" does not make an npm package name; pass --name my-package`,
+    throw new ScaffoldError(
+      name === undefined ? '<dir>' : '--name',
+      `"${raw}" does not make an npm package name`,
+      'pass --name my-package',
     );
   }
   return clean;
