@@ -12,13 +12,23 @@
 //   - every package loads with require() and with import(), and tfjs prints no banner;
 //   - examples/custom-adapter, packed and installed, loads by its default export and scores above zero under
 //     `skillrl eval`; an ESM-only estimator package is found by a run config; a tfjs run works;
-//   - `skillrl init adapter` and `skillrl init estimator` scaffolds install from the tarballs, list what their
-//     printed steps use (the orchestrator's CLI, household for the estimator), pass their tests, build, and run
-//     one short `npx skillrl run run.yaml` with their own CLI.
+//   - `npm create skillrl adapter|estimator` from the packed create-skillrl writes packages whose printed next
+//     steps run as printed (`npm install` from the tarballs): their tests (the conformance kits, the adapter's
+//     with `solve`), the build, `npx skillrl run run.yaml` with their own CLI, the estimator's `npm run compare`
+//     (advantages that differ from grpo's on rewarded rollouts); packed, each is found by name; `create-skillrl
+//     run`'s printed `npx skillrl check` passes on the full install.
 // Prints a table and exits 1 naming what failed. Needs built packages (`pnpm build`) and the npm registry
 // (third-party dependencies). Usage: node scripts/check-packed.mjs [--keep]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,14 +118,16 @@ function sizeOf(dir) {
   return `${Math.round(Number(r.stdout.split('\t')[0]) / 1024)} MB`;
 }
 
-/** The @skillrl packages a packed package depends on (dependencies only), transitively. */
+/** The repository's packages a packed package depends on (dependencies only), transitively. */
 function skillrlClosure(names) {
   const seen = new Set();
   const visit = (name) => {
     if (seen.has(name)) return;
     seen.add(name);
     const entry = published.find((p) => p.pkg.name === name);
-    for (const dep of Object.keys(entry?.pkg.dependencies ?? {})) if (dep.startsWith('@skillrl/')) visit(dep);
+    // Every published package of the repository: @skillrl/* and create-skillrl.
+    for (const dep of Object.keys(entry?.pkg.dependencies ?? {}))
+      if (published.some((p) => p.pkg.name === dep)) visit(dep);
   };
   for (const n of names) visit(n);
   return [...seen];
@@ -740,67 +752,122 @@ if (fullOk) {
     },
   );
 
-  // 4. Scaffolds, from the installed CLI, installed from the tarballs (dev tools from the registry).
+  // 4. Scaffolds: `npm create skillrl` from the packed create-skillrl, then the next steps it prints, run as
+  // printed in the new folder, except that `npm install` takes the @skillrl packages from the tarballs.
+  const created = join(work, 'created');
+  mkdirSync(created, { recursive: true });
+  const createSkillrl = (args) =>
+    run(
+      'npm',
+      ['exec', '--yes', `--package=${tarballOf.get('create-skillrl')}`, '--', 'create-skillrl', ...args],
+      {
+        cwd: created,
+      },
+    ).stdout;
   for (const kind of ['adapter', 'estimator']) {
     await check(
-      `skillrl init ${kind}: npm install (tarballs), npm test, npm run build, npx skillrl run run.yaml with its own CLI, by name`,
+      `npm create skillrl ${kind} (packed create-skillrl), then its printed next steps: npm install (tarballs), npm test, npm run build, npx skillrl run run.yaml${kind === 'estimator' ? ', npm run compare' : ''}; by name from an install`,
       async () => {
-        const dir = join(work, `my-${kind}`);
-        await skillrl(full, ['init', kind, dir], work);
-        // The scaffold names caret ranges; the tarballs stand in for the registry's @skillrl packages.
-        // With everything its printed steps use: the orchestrator's CLI (and household for the estimator's run).
-        const ours = skillrlClosure([
-          '@skillrl/core',
-          '@skillrl/testkit',
-          '@skillrl/orchestrator',
-          ...(kind === 'adapter' ? ['@skillrl/rollout'] : ['@skillrl/task-household']),
-        ]);
+        const out = createSkillrl([kind, `my-${kind}`]);
+        const next = /^next: (.*)$/m.exec(out)?.[1];
+        assert(next, `no next steps printed:\n${out}`);
+        const [cd, ...steps] = next.split(' && ');
+        assert(cd === `cd my-${kind}`, `the steps start with "${cd}"`);
+        const dir = join(created, `my-${kind}`);
         const listed = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
-        for (const needed of [
-          '@skillrl/orchestrator',
-          ...(kind === 'estimator' ? ['@skillrl/task-household'] : []),
-        ])
-          assert(
-            listed.devDependencies?.[needed],
-            `the scaffold's package.json does not list ${needed}, which its steps use`,
-          );
-        run(
-          'npm',
-          [
-            'install',
-            '--no-audit',
-            '--no-fund',
-            '--loglevel=error',
-            '--no-save',
-            ...ours.map((n) => tarballOf.get(n)),
-          ],
-          { cwd: dir },
+        const wanted = { ...listed.dependencies, ...listed.devDependencies };
+        const ours = Object.keys(wanted).filter((n) => n.startsWith('@skillrl/'));
+        assert(
+          ours.includes('@skillrl/orchestrator'),
+          'the package does not list @skillrl/orchestrator, which npx skillrl needs',
         );
-        const test = run('npm', ['test'], { cwd: dir, timeout: 300_000 });
-        // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest's colours
-        const plain = test.stdout.replace(/\x1b\[[0-9;]*m/g, '');
-        const passed = /Tests\s+(\d+) passed/.exec(plain)?.[1];
-        run('npm', ['run', 'build'], { cwd: dir });
-        // As its README prints it: npx finds the scaffold's own CLI (--no-install: never fetch the batteries package).
-        const { stdout: out } = run('npx', ['--no-install', 'skillrl', 'run', 'run.yaml', '--json'], {
-          cwd: dir,
-        });
-        const result = JSON.parse(out.trim().split('\n').at(-1));
-        assert(result.status === 'completed', `run: ${out}`);
+        // The ranges this create-skillrl was built with are this release's: the tarballs satisfy them.
+        for (const name of ours) {
+          const version = published.find((p) => p.pkg.name === name)?.pkg.version;
+          assert(
+            wanted[name] === `^${version}`,
+            `${name}: the scaffold asks for ${wanted[name]}, the release is ${version}`,
+          );
+        }
+        let passed;
+        let ran;
+        let compared;
+        for (const step of steps) {
+          if (step === 'npm install') {
+            // The scaffold names caret ranges; the tarballs stand in for the registry's @skillrl packages.
+            run(
+              'npm',
+              [
+                'install',
+                '--no-audit',
+                '--no-fund',
+                '--loglevel=error',
+                '--no-save',
+                ...skillrlClosure(ours).map((n) => tarballOf.get(n)),
+              ],
+              { cwd: dir },
+            );
+            // npx must find the package's own CLI, never fetch the batteries `skillrl` from the registry.
+            assert(
+              existsSync(join(dir, 'node_modules', '.bin', 'skillrl')),
+              'npm install gave no node_modules/.bin/skillrl',
+            );
+            continue;
+          }
+          const r = run('sh', ['-c', step], { cwd: dir, timeout: 300_000 });
+          // biome-ignore lint/suspicious/noControlCharactersInRegex: vitest's colours
+          const plain = `${r.stdout}\n${r.stderr}`.replace(/\x1b\[[0-9;]*m/g, '');
+          if (step === 'npm test') passed = /Tests\s+(\d+) passed/.exec(plain)?.[1];
+          if (step === 'npx skillrl run run.yaml') {
+            ran = /rollouts run (\d+)/.exec(plain)?.[1];
+            assert(/run \S+ completed/.test(plain), `npx skillrl run run.yaml: ${plain.slice(-600)}`);
+          }
+          if (step === 'npm run compare') {
+            const m = /gave (\d+) of (\d+) rollouts another advantage than grpo \((\d+) rewarded\)/.exec(
+              plain,
+            );
+            assert(
+              m && Number(m[1]) > 0 && Number(m[3]) > 0,
+              `npm run compare showed no difference:\n${plain.slice(-800)}`,
+            );
+            compared = `${m[1]} of ${m[2]} advantages differ from grpo's`;
+          }
+        }
+        assert(steps.includes('npx skillrl run run.yaml'), `the steps do not run run.yaml: ${next}`);
         // By package name, once installed elsewhere: packed, installed beside skillrl, named in a config.
         run('npm', ['pack', '--pack-destination', tarballs, '--loglevel=error'], { cwd: dir });
         npmInstall(full, ['--no-save', join(tarballs, `my-${kind}-0.1.0.tgz`)]);
         const named = readFileSync(join(dir, 'run.yaml'), 'utf8')
           .replace('{ package: "./" }', `{ package: "my-${kind}" }`)
           .replace('package: "./"', `package: "my-${kind}"`)
-          .replace('"./random-agent.mjs"', `"${join(dir, 'random-agent.mjs')}"`);
+          .replace(/"\.\/([\w-]+\.mjs)"/g, (_, file) => JSON.stringify(join(dir, file)));
         assert(named.includes(`"my-${kind}"`), 'run.yaml names the package by path as "./"');
         const byName = writeYaml(join(full, `by-name-${kind}.yaml`), [named]);
         await skillrl(full, ['check', byName], full);
-        return `${passed ?? '?'} tests passed, run ${result.ran} rollouts; by name from an install: check ok`;
+        return `${passed ?? '?'} tests passed, run ${ran ?? '?'} rollouts${compared ? `, ${compared}` : ''}; by name from an install: check ok`;
       },
     );
   }
+
+  await check(
+    'npm create skillrl run skillc.yaml --template household-skillc: its printed check runs as printed',
+    () => {
+      const out = createSkillrl(['run', 'skillc.yaml', '--template', 'household-skillc']);
+      const next = /^next: (.*)$/m.exec(out)?.[1] ?? '';
+      const [install, checkStep, runStep] = next.split(' && ');
+      assert(
+        install === 'npm install @skillrl/orchestrator @skillrl/task-household @skillrl/policy-tfjs' &&
+          checkStep === 'npx skillrl check skillc.yaml' &&
+          runStep === 'npx skillrl run skillc.yaml',
+        `next: ${next}`,
+      );
+      // The full install holds what the install step names (from the tarballs); the 360-step run is not run here
+      // (the tfjs run above covers that path).
+      copyFileSync(join(created, 'skillc.yaml'), join(full, 'skillc.yaml'));
+      run('sh', ['-c', checkStep], { cwd: full });
+      return next;
+    },
+  );
 }
 
 finish();
