@@ -224,6 +224,7 @@ describe('the Tinker client against the fake server', () => {
     const polled = client.stats().tryAgain;
     const future = await client.submit('forward_backward', {
       model_id: modelId,
+      seq_id: 1,
       forward_backward_input: { data: [datum(1)], loss_fn: 'importance_sampling' },
     });
     expect(future.requestId).toMatch(/^req-/);
@@ -231,6 +232,7 @@ describe('the Tinker client against the fake server', () => {
     expect(client.stats().tryAgain - polled).toBe(3);
     await client.forwardBackward({
       model_id: modelId,
+      seq_id: 2,
       forward_backward_input: { data: [datum(1)], loss_fn: 'importance_sampling' },
     });
     expect(client.stats().tryAgain).toBeGreaterThanOrEqual(3);
@@ -296,7 +298,7 @@ describe('the Tinker client against the fake server', () => {
     });
     const client = createTinkerClient({
       baseURL: server.url,
-      retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2 },
+      retry: { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 2, outageMs: 0 },
     });
     const budget = await client.getServerCapabilities().catch((e: unknown) => e);
     expect(TinkerApiError.isInstance(budget)).toBe(true);

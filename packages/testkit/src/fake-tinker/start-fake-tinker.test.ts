@@ -211,7 +211,11 @@ describe('fake Tinker: the server', () => {
       sampler = (
         await result(
           server,
-          await call(server, 'save_weights_for_sampler', { model_id: modelId, path: `step-${step}` }),
+          await call(server, 'save_weights_for_sampler', {
+            model_id: modelId,
+            path: `step-${step}`,
+            seq_id: 2 * step + 2,
+          }),
         )
       ).body.path as string;
     }
@@ -289,5 +293,83 @@ describe('fake Tinker: the server', () => {
     const ok = await call(server, 'healthz', undefined, { 'x-api-key': 'tml-secret-key-123' });
     expect(ok.body).toEqual({ status: 'ok' });
     expect(JSON.stringify(server.requests)).not.toContain('tml-secret-key-123');
+  });
+
+  it('refuses training calls without seq_id, and warns of sampling without a sampling session', async () => {
+    const server = await startFakeTinker({ futures: { pendingPolls: 0 } });
+    servers.push(server);
+    const session = (await call(server, 'create_session', { tags: [], sdk_version: '0.25.0' })).body
+      .session_id;
+    const created = await call(server, 'create_model', {
+      session_id: session,
+      model_seq_id: 0,
+      base_model: TINY_CHAT_MODEL,
+    });
+    const modelId = (await result(server, created)).body.model_id as string;
+    for (const route of ['forward_backward', 'optim_step', 'save_weights', 'save_weights_for_sampler']) {
+      const refused = await call(server, route, { model_id: modelId, path: 'x', adam_params: {} });
+      expect(refused.status).toBe(400);
+      expect(String(refused.body.detail)).toContain(`seq_id: required on ${route}`);
+    }
+    const zero = await call(server, 'optim_step', { model_id: modelId, seq_id: 0, adam_params: {} });
+    expect(zero.status).toBe(400);
+    const prompt = { chunks: [{ type: 'encoded_text', tokens: [1, 2] }] };
+    await call(server, 'asample', {
+      prompt,
+      base_model: TINY_CHAT_MODEL,
+      sampling_params: { max_tokens: 2 },
+    });
+    expect(server.stats().warnings).toHaveLength(1);
+    expect(server.requests.at(-1)?.warning).toContain('sampling session');
+    const sampling = await call(server, 'create_sampling_session', {
+      session_id: session,
+      sampling_session_seq_id: 0,
+      base_model: TINY_CHAT_MODEL,
+    });
+    const viaSession = await call(server, 'asample', {
+      prompt,
+      sampling_session_id: sampling.body.sampling_session_id,
+      seq_id: 1,
+      sampling_params: { max_tokens: 2 },
+    });
+    expect(viaSession.status).toBe(200);
+    expect(server.stats().warnings).toHaveLength(1);
+  });
+
+  it('answers fault streaks in a row (429s, 500s, 402s), then normally', async () => {
+    const server = await startFakeTinker({
+      faults: {
+        streaks: [
+          { fault: 'rate-limit', count: 12, routes: ['healthz'] },
+          { fault: 'payment-required', count: 2, routes: ['get_server_capabilities'] },
+        ],
+      },
+    });
+    servers.push(server);
+    const statuses: number[] = [];
+    for (let i = 0; i < 13; i++) statuses.push((await call(server, 'healthz')).status);
+    expect(statuses).toEqual([...Array(12).fill(429), 200]);
+    const billing = await call(server, 'get_server_capabilities');
+    expect(billing.status).toBe(402);
+    expect(String(billing.body.detail)).toContain('Billing');
+    expect(server.stats().faulted).toMatchObject({ 'rate-limit': 12, 'payment-required': 1 });
+  });
+
+  it('holds a future until its work time has passed (futures.workMs)', async () => {
+    const server = await startFakeTinker({
+      futures: { pendingPolls: 0, workMs: { create_session: 0, create_model: 60 } },
+    });
+    servers.push(server);
+    const session = (await call(server, 'create_session', { tags: [], sdk_version: '0.25.0' })).body
+      .session_id;
+    const started = Date.now();
+    const created = await call(server, 'create_model', {
+      session_id: session,
+      model_seq_id: 0,
+      base_model: TINY_CHAT_MODEL,
+    });
+    const done = await call(server, 'retrieve_future', { request_id: created.body.request_id });
+    expect(done.body.model_id).toBe(created.body.model_id);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(55);
   });
 });

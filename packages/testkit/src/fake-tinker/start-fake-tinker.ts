@@ -61,6 +61,8 @@ interface Future {
   id: string;
   polls: number;
   pendingPolls: number;
+  /** When its work is done (`futures.workMs`). */
+  readyAt: number;
   fault?: FakeFutureFault;
   result?: unknown;
   error?: { error: string; category: 'user' | 'server' | 'unknown' };
@@ -288,7 +290,9 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
     futures: { created: 0, tryAgain: 0, resolved: 0, failed: 0, expired: 0 },
     idempotentReplays: 0,
     heartbeats: 0,
+    warnings: [],
   };
+  const streaks = (options.faults?.streaks ?? []).map((s) => ({ ...s, left: s.count }));
   const seen = new Map<string, number>();
   const idempotent = new Map<string, { status: number; body: unknown }>();
   const sessions = new Map<
@@ -302,6 +306,14 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
   const now = () => new Date().toISOString();
 
   function drawFault(info: FakeTinkerRequestInfo): FakeTinkerFault | undefined {
+    for (const streak of streaks) {
+      const routes = streak.routes;
+      const applies = routes ? routes.includes(info.route) : info.route !== 'retrieve_future';
+      if (applies && streak.left > 0) {
+        streak.left -= 1;
+        return streak.fault;
+      }
+    }
     const planned = options.faults?.plan?.(info);
     if (planned) return planned;
     if (rate <= 0) return undefined;
@@ -342,7 +354,13 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
     counters.request += 1;
     const id = `req-${pad(counters.request)}`;
     const fault = options.futures?.plan?.({ ...info, requestId: id });
-    const future: Future = { id, polls: 0, pendingPolls, ...(fault ? { fault } : {}) };
+    const future: Future = {
+      id,
+      polls: 0,
+      pendingPolls,
+      readyAt: Date.now() + (options.futures?.workMs?.[info.route] ?? 0),
+      ...(fault ? { fault } : {}),
+    };
     stats.futures.created += 1;
     if (fault === 'fail-user' || fault === 'fail-server') {
       future.error = {
@@ -555,13 +573,42 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
     return out;
   }
 
+  // The SDK numbers every training call (`seq_id = request_id + 1`); a server reads a missing one as 0 and
+  // refuses it, so this one does too, with the reason.
+  const SEQUENCED = new Set([
+    'forward_backward',
+    'forward',
+    'optim_step',
+    'save_weights',
+    'save_weights_for_sampler',
+    'load_weights',
+  ]);
+
   async function handle(
     method: string,
     route: string,
     body: Record<string, unknown> | undefined,
     info: FakeTinkerRequestInfo,
+    entry?: FakeTinkerRecordedRequest,
   ): Promise<{ status: number; body: unknown }> {
     const b = body ?? {};
+    if (method === 'POST' && SEQUENCED.has(route)) {
+      const seq = b.seq_id;
+      if (seq === undefined || seq === null) {
+        throw new HttpError(
+          400,
+          `seq_id: required on ${route} (the SDK sends request_id + 1 for every training call; a missing one is read as 0, which is out of range)`,
+        );
+      }
+      if (!(Number.isInteger(seq) && (seq as number) >= 1))
+        throw new HttpError(400, `seq_id: expected an integer >= 1, got ${JSON.stringify(seq)}`);
+    }
+    if (method === 'POST' && route === 'asample' && typeof b.sampling_session_id !== 'string') {
+      const warning =
+        'asample without a sampling_session_id: the SDK always samples through a sampling session (create_sampling_session)';
+      stats.warnings.push({ route, warning });
+      if (entry) entry.warning = warning;
+    }
     const future = (work: () => unknown, modelId?: string) => ({
       status: 200,
       body: { request_id: newFuture(info, work), ...(modelId ? { model_id: modelId } : {}) },
@@ -790,6 +837,9 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
           futures.delete(id);
           throw new HttpError(410, `promise ${id} expired`);
         }
+        const early = f.readyAt - Date.now();
+        // A poll before the work is done is held until it is (servers hold polls open too).
+        if (early > 0) await new Promise((r) => setTimeout(r, early));
         f.polls += 1;
         if (f.fault === 'never' || f.polls <= f.pendingPolls) {
           stats.futures.tryAgain += 1;
@@ -887,14 +937,18 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
       }
       if (fault === 'rate-limit') {
         const wait = options.faults?.retryAfterMs ?? 5;
+        // 0: a 429 that does not say how long to wait (the client's own backoff decides).
         return send(
           429,
           { detail: 'rate limited' },
-          { 'retry-after-ms': String(wait), 'retry-after': String(Math.ceil(wait / 1000)) },
+          wait > 0 ? { 'retry-after-ms': String(wait), 'retry-after': String(Math.ceil(wait / 1000)) } : {},
         );
       }
       if (fault === 'server-error') return send(500, { detail: 'internal server error (planned fault)' });
       if (fault === 'unauthorized') return send(401, { detail: 'Invalid API key' });
+      if (fault === 'payment-required') {
+        return send(402, { detail: 'Billing: the organization has no credits left (planned fault)' });
+      }
       // A retried request with a key seen before gets the first answer again, without doing the work twice.
       const cacheKey = idempotencyKey && method !== 'GET' ? `${route} ${idempotencyKey}` : undefined;
       const cached = cacheKey ? idempotent.get(cacheKey) : undefined;
@@ -903,7 +957,7 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
         stats.idempotentReplays += 1;
         answer = cached;
       } else {
-        answer = await handle(method, route, body, info);
+        answer = await handle(method, route, body, info, entry);
         if (cacheKey && answer.status < 500) idempotent.set(cacheKey, answer);
       }
       if (fault === 'drop-after-commit') {

@@ -5,9 +5,22 @@ import type { FakeBaseModelSpec } from './lora-model.js';
  * HTTP faults, at most one per request: `rate-limit` (429 with `retry-after-ms`), `server-error` (500),
  * `drop` (the socket is destroyed before the request is handled), `drop-after-commit` (the request is handled
  * — a future created, state changed — and then the socket is destroyed: only an idempotency key makes the
- * client's retry safe), `unauthorized` (401).
+ * client's retry safe), `unauthorized` (401), `payment-required` (402: the service's billing pause).
  */
-export type FakeTinkerFault = 'rate-limit' | 'server-error' | 'drop' | 'drop-after-commit' | 'unauthorized';
+export type FakeTinkerFault =
+  | 'rate-limit'
+  | 'server-error'
+  | 'drop'
+  | 'drop-after-commit'
+  | 'unauthorized'
+  | 'payment-required';
+
+/** The first `count` requests (to `routes`, default every route but `retrieve_future`) get `fault`. */
+export interface FakeTinkerFaultStreak {
+  fault: FakeTinkerFault;
+  count: number;
+  routes?: string[];
+}
 
 export const FAKE_TINKER_FAULTS: readonly FakeTinkerFault[] = [
   'rate-limit',
@@ -51,14 +64,25 @@ export interface FakeTinkerOptions {
     /** Probability of a drawn fault on each request, from (seed, route, body, attempt). Default 0. */
     rate?: number;
     kinds?: readonly FakeTinkerFault[];
-    /** `retry-after-ms` of a 429. Default 5. */
+    /** `retry-after-ms` of a 429 (0: no `retry-after` headers at all). Default 5. */
     retryAfterMs?: number;
+    /**
+     * Faults in a row: each streak answers the first `count` requests to its routes with its fault (429 many
+     * times in a row, an outage of 500s, a billing pause of 402s), before `plan` and `rate` are asked.
+     */
+    streaks?: FakeTinkerFaultStreak[];
   };
   futures?: {
     /** Polls of a future answered `try_again` before its result. Default 1 (a future resolves later). */
     pendingPolls?: number;
     /** Chooses what happens to a future. */
     plan?: (request: FakeTinkerRequestInfo & { requestId: string }) => FakeFutureFault | undefined;
+    /**
+     * How long the work of a request takes, by route (e.g. `{ forward_backward: 50 }`): its future is not
+     * done before then, and a poll that comes earlier is held until it is (futures run side by side, as a
+     * service's batches do). Default none.
+     */
+    workMs?: Partial<Record<string, number>>;
   };
   /** Keep each request's route, body and headers (API keys removed) in `requests`. Default true. */
   record?: boolean;
@@ -73,6 +97,8 @@ export interface FakeTinkerRecordedRequest {
   headers: IncomingHttpHeaders;
   idempotencyKey?: string;
   fault?: FakeTinkerFault;
+  /** What the server let pass but a strict one might not (e.g. sampling without a sampling session). */
+  warning?: string;
 }
 
 /** One `optim_step` that changed a training run's weights. */
@@ -119,6 +145,8 @@ export interface FakeTinkerStats {
   futures: { created: number; tryAgain: number; resolved: number; failed: number; expired: number };
   idempotentReplays: number;
   heartbeats: number;
+  /** Requests let pass with a warning (see `FakeTinkerRecordedRequest.warning`), in order. */
+  warnings: { route: string; warning: string }[];
 }
 
 export interface FakeTinkerServer {

@@ -1,7 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { createRng, InvalidArgumentError, redactSecrets, registerSecret } from '@skillrl/core';
 import { retryAfterMs } from '@skillrl/rollout';
+import { checkFiniteInputs, chunkData, TINKER_MAX_CHUNK_BYTES, TINKER_MAX_CHUNK_DATA } from './chunk-data.js';
+import {
+  outageDelayMs,
+  type ResolvedRetryPolicy,
+  resolveRetryPolicy,
+  retryDelayMs,
+  SAMPLING_LARGE_PROMPT_BYTES,
+  type TinkerRetryOptions,
+} from './retry-policy.js';
 import { TinkerApiError, TinkerFutureTimeoutError, TinkerRequestFailedError } from './tinker-errors.js';
+import { openTinkerSession, type TinkerSession } from './tinker-session.js';
 import type {
   CheckpointsListResponse,
   CreateModelRequest,
@@ -10,6 +20,8 @@ import type {
   CreateSamplingSessionResponse,
   CreateSessionRequest,
   CreateSessionResponse,
+  Datum,
+  ForwardBackwardInput,
   ForwardBackwardOutput,
   ForwardBackwardRequest,
   ForwardRequest,
@@ -35,17 +47,6 @@ import type {
 export const TINKER_DEFAULT_BASE_URL = 'https://tinker.thinkingmachines.dev/services/tinker-prod';
 /** The SDK's variable for the key (src/tinker/lib/_auth_token_provider.py). */
 export const TINKER_API_KEY_ENV = 'TINKER_API_KEY';
-
-export interface TinkerRetryOptions {
-  /** Retries after the first attempt of an HTTP call. Default 6. */
-  maxRetries?: number;
-  /** Backoff before retry k is drawn from [d/2, d], d = min(maxDelayMs, baseDelayMs·2^k). Default 500 (the SDK's). */
-  baseDelayMs?: number;
-  /** Default 10 000 (the SDK's). */
-  maxDelayMs?: number;
-  /** A server's `retry-after(-ms)` longer than this is ignored in favour of the backoff. Default 60 000. */
-  maxRetryAfterMs?: number;
-}
 
 export interface TinkerFutureOptions {
   /** Wait between polls of a future answered `try_again`. Default 50 ms (servers may also hold a poll open). */
@@ -74,7 +75,30 @@ export interface TinkerClientOptions {
   seed?: number;
   /** Another transport (tests); default the global `fetch`. */
   fetch?: typeof fetch;
-  onRetry?: (event: { route: string; retry: number; delayMs: number; error: string }) => void;
+  /**
+   * Ends every wait of the client (retries, backpressure, billing pauses, futures): the run's own deadline or
+   * cancel. Each call's `signal` does the same for that call.
+   */
+  signal?: AbortSignal;
+  /**
+   * Sample through a sampling session per sampler checkpoint (`create_sampling_session`), as the SDK does.
+   * Default true. A server without the route (404) falls back to `model_path` / `base_model` in `asample`.
+   */
+  samplingSessions?: boolean;
+  /**
+   * Told of every wait before a call is tried again, and why: `retry` (the retry phase), `outage` (the
+   * time-bounded phase after it), `billing` (a 402: the server's reason is in `error`), `backpressure` (a
+   * 429 on sampling). Without it, billing pauses are written to stderr (at most once a minute).
+   */
+  onRetry?: (event: TinkerRetryEvent) => void;
+}
+
+export interface TinkerRetryEvent {
+  route: string;
+  retry: number;
+  delayMs: number;
+  error: string;
+  reason: 'retry' | 'outage' | 'billing' | 'backpressure';
 }
 
 export interface TinkerClientStats {
@@ -84,6 +108,12 @@ export interface TinkerClientStats {
   tryAgain: number;
   resubmits: number;
   failures: number;
+  /** Waits on 402 (billing) answers. */
+  billingPauses: number;
+  /** Waits on 429 answers to `asample` (backpressure). */
+  backpressure: number;
+  /** `create_sampling_session` calls. */
+  samplingSessions: number;
 }
 
 /** A request the server answered with a `request_id`; `result()` polls `retrieve_future` until it is done. */
@@ -99,6 +129,8 @@ interface CallOptions {
   /** Retries of this call (default the client's). */
   maxRetries?: number;
   headers?: Record<string, string>;
+  /** A 429 is backpressure (sampling): waited out without a count limit. */
+  backpressure?: { promptBytes: number };
 }
 
 class Expired extends Error {}
@@ -188,12 +220,7 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
   const apiKey = process.env[keyEnv];
   if (apiKey) registerSecret(apiKey);
   const timeoutMs = positive('timeoutMs', options.timeoutMs, 60_000);
-  const retry = {
-    maxRetries: positive('retry.maxRetries', options.retry?.maxRetries, 6, true),
-    baseDelayMs: positive('retry.baseDelayMs', options.retry?.baseDelayMs, 500),
-    maxDelayMs: positive('retry.maxDelayMs', options.retry?.maxDelayMs, 10_000),
-    maxRetryAfterMs: positive('retry.maxRetryAfterMs', options.retry?.maxRetryAfterMs, 60_000),
-  };
+  const retry: ResolvedRetryPolicy = resolveRetryPolicy(options.retry);
   const futures = {
     pollIntervalMs: positive('futures.pollIntervalMs', options.futures?.pollIntervalMs, 50),
     timeoutMs: positive('futures.timeoutMs', options.futures?.timeoutMs, 1_800_000),
@@ -209,11 +236,25 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
     tryAgain: 0,
     resubmits: 0,
     failures: 0,
+    billingPauses: 0,
+    backpressure: 0,
+    samplingSessions: 0,
   };
 
-  const backoff = (attempt: number) => {
-    const cap = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** attempt);
-    return cap / 2 + jitter.float() * (cap / 2);
+  const backoff = (attempt: number) => retryDelayMs(retry, attempt, jitter.float());
+  const scaled = (ms: number) => ms * retry.timeScale;
+  const signalOf = (signal?: AbortSignal) =>
+    signal && options.signal ? AbortSignal.any([signal, options.signal]) : (signal ?? options.signal);
+  let lastBillingLog = Number.NEGATIVE_INFINITY;
+  const report = (event: TinkerRetryEvent) => {
+    const safe = { ...event, error: redactSecrets(event.error) };
+    if (options.onRetry) options.onRetry(safe);
+    else if (event.reason === 'billing' && Date.now() - lastBillingLog > 60_000) {
+      lastBillingLog = Date.now();
+      process.stderr.write(
+        `[skillrl tinker] ${event.route} is paused by the service's billing status (402), trying again every ${Math.round(event.delayMs)} ms for up to ${retry.billingPauseMs * retry.timeScale} ms in all: ${safe.error}\n`,
+      );
+    }
   };
 
   /** One HTTP exchange; throws only for transport failures (no answer), which the callers retry. */
@@ -254,7 +295,11 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
       ? `${error.name}: ${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}`
       : String(error);
 
-  /** A call with the client's retries: the same idempotency key on every attempt of a POST. */
+  /**
+   * A call with the client's retries: the same idempotency key on every attempt of a POST; `maxRetries`
+   * retries, then the outage phase until `outageMs` from the first attempt; 402 paused for up to
+   * `billingPauseMs`; with `backpressure`, a 429 waited out with no count limit.
+   */
   async function call<T>(
     method: 'GET' | 'POST',
     route: string,
@@ -262,10 +307,15 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
     opts: CallOptions = {},
   ): Promise<T> {
     const maxRetries = opts.maxRetries ?? retry.maxRetries;
+    const signal = signalOf(opts.signal);
     const headers: Record<string, string> = { ...opts.headers };
     if (method === 'POST') headers['X-Idempotency-Key'] = `skillrl-${randomUUID()}`;
+    const started = Date.now();
+    let billingSince: number | undefined;
+    let retries = 0;
+    let outageTries = 0;
     for (let attempt = 0; ; attempt++) {
-      if (opts.signal?.aborted) throw opts.signal.reason;
+      if (signal?.aborted) throw signal.reason;
       let answer: HttpAnswer | undefined;
       let failure: string;
       let wait: number | undefined;
@@ -275,60 +325,93 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
           route,
           body,
           { ...headers, 'X-Skillrl-Retry-Count': String(attempt) },
-          opts.signal,
+          signal,
           opts.timeoutMs ?? timeoutMs,
         );
       } catch (error) {
-        if (opts.signal?.aborted) throw opts.signal.reason;
+        if (signal?.aborted) throw signal.reason;
         failure = describe(error);
         answer = undefined;
       }
+      const fail = (why: string, retryable: boolean) => {
+        stats.failures += 1;
+        return new TinkerApiError(`${method} /api/v1/${route} failed (${why}): ${failure} [${baseURL}]`, {
+          route,
+          attempts: attempt + 1,
+          retryable,
+          ...(answer ? { status: answer.status } : {}),
+        });
+      };
       if (answer) {
         const ok = answer.status >= 200 && answer.status < 300;
         if (ok && (answer.json !== undefined || answer.text === '')) return answer.json as T;
-        const retryable = ok ? true : shouldRetry(answer);
         failure = ok
           ? `the body is not JSON: ${answer.text.slice(0, 200)}`
           : `status ${answer.status}: ${detailOf(answer)}`;
-        if (!retryable) {
-          stats.failures += 1;
-          throw new TinkerApiError(
-            `${method} /api/v1/${route} failed (not retryable): ${failure} [${baseURL}]`,
-            {
-              route,
-              status: answer.status,
-              attempts: attempt + 1,
-              retryable: false,
-            },
+        if (answer.status === 402 && answer.headers.get('x-should-retry') !== 'false') {
+          // Billing: the SDK pauses (up to an hour) rather than fail a run that a top-up would let finish.
+          billingSince ??= Date.now();
+          if (Date.now() - billingSince >= scaled(retry.billingPauseMs)) {
+            throw fail(
+              `paused by billing for ${Math.round((Date.now() - billingSince) / 1000)} s, past retry.billingPauseMs`,
+              false,
+            );
+          }
+          stats.billingPauses += 1;
+          const delayMs = scaled(retry.billingWaitMs);
+          report({ route, retry: attempt + 1, delayMs, error: failure, reason: 'billing' });
+          await sleep(delayMs, signal);
+          continue;
+        }
+        billingSince = undefined;
+        const retryable = ok ? true : shouldRetry(answer);
+        if (!retryable) throw fail('not retryable', false);
+        const asked = retryAfterMs({ headers: answer.headers });
+        if (asked !== undefined && asked > 0 && asked <= retry.maxRetryAfterMs) wait = scaled(asked);
+        if (answer.status === 429 && opts.backpressure) {
+          // Sampling backpressure: the SDK waits 1 s (5 s for a large prompt) and asks again, without a limit.
+          stats.backpressure += 1;
+          const delayMs =
+            wait ??
+            scaled(
+              retry.samplingBackoffMs[opts.backpressure.promptBytes > SAMPLING_LARGE_PROMPT_BYTES ? 1 : 0],
+            );
+          report({ route, retry: attempt + 1, delayMs, error: failure, reason: 'backpressure' });
+          await sleep(delayMs, signal);
+          continue;
+        }
+      } else failure ??= 'no answer';
+      let delayMs: number;
+      let reason: TinkerRetryEvent['reason'];
+      if (retries < maxRetries) {
+        delayMs = wait ?? backoff(retries);
+        retries += 1;
+        reason = 'retry';
+      } else {
+        const left = scaled(retry.outageMs) - (Date.now() - started);
+        if (opts.maxRetries !== undefined || left <= 0) {
+          throw fail(
+            `gave up after ${attempt + 1} attempts in ${Math.round((Date.now() - started) / 1000)} s`,
+            true,
           );
         }
-        const asked = retryAfterMs({ headers: answer.headers });
-        if (asked !== undefined && asked <= retry.maxRetryAfterMs) wait = asked;
-      } else failure ??= 'no answer';
-      if (attempt >= maxRetries) {
-        stats.failures += 1;
-        throw new TinkerApiError(
-          `${method} /api/v1/${route} failed (gave up after ${attempt + 1} attempts): ${failure} [${baseURL}]`,
-          {
-            route,
-            attempts: attempt + 1,
-            retryable: true,
-            ...(answer ? { status: answer.status } : {}),
-          },
-        );
+        delayMs = Math.min(wait ?? outageDelayMs(retry, outageTries), left);
+        outageTries += 1;
+        reason = 'outage';
       }
-      const delayMs = wait ?? backoff(attempt);
       stats.retries += 1;
-      options.onRetry?.({ route, retry: attempt + 1, delayMs, error: redactSecrets(failure) });
-      await sleep(delayMs, opts.signal);
+      report({ route, retry: attempt + 1, delayMs, error: failure, reason });
+      await sleep(delayMs, signal);
     }
   }
 
   /** Polls one future until it is done (the loop of api_future_impl.py `_result_async`). */
-  async function poll<T>(requestId: string, route: string, signal?: AbortSignal): Promise<T> {
+  async function poll<T>(requestId: string, route: string, callSignal?: AbortSignal): Promise<T> {
+    const signal = signalOf(callSignal);
     const started = Date.now();
     let badRequests = 0;
     let connectionErrors = 0;
+    let billingSince: number | undefined;
     for (let iteration = 0; ; iteration++) {
       if (signal?.aborted) throw signal.reason;
       const waited = Date.now() - started;
@@ -352,8 +435,8 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
         );
       } catch (_error) {
         if (signal?.aborted) throw signal.reason;
-        // No answer at all: back off, as the SDK does for connection errors.
-        await sleep(Math.min(retry.maxDelayMs, backoff(connectionErrors++)), signal);
+        // No answer at all: back off as the SDK does for connection errors (2^k s, at most 30 s).
+        await sleep(outageDelayMs(retry, connectionErrors++), signal);
         continue;
       }
       if (answer.status === 200) {
@@ -386,10 +469,27 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
       if (answer.status === 429) {
         const asked = retryAfterMs({ headers: answer.headers });
         await sleep(
-          asked !== undefined && asked <= retry.maxRetryAfterMs ? asked : backoff(connectionErrors++),
+          asked !== undefined && asked <= retry.maxRetryAfterMs ? scaled(asked) : backoff(connectionErrors++),
           signal,
         );
         continue;
+      }
+      if (answer.status === 402) {
+        // The SDK's futures wait out billing like its calls do (api_future_impl.py, `_should_pause_on_billing`).
+        billingSince ??= Date.now();
+        if (Date.now() - billingSince < scaled(retry.billingPauseMs)) {
+          stats.billingPauses += 1;
+          const delayMs = scaled(retry.billingWaitMs);
+          report({
+            route: 'retrieve_future',
+            retry: iteration + 1,
+            delayMs,
+            error: detailOf(answer),
+            reason: 'billing',
+          });
+          await sleep(delayMs, signal);
+          continue;
+        }
       }
       // A bare 400 may come from a proxy on the way: tried three more times (skyrl-tx answers a failed
       // future with 400 and its reason, which is what the error then says).
@@ -457,7 +557,171 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
   const run = async <T>(route: string, body: unknown, signal?: AbortSignal): Promise<T> =>
     (await submit<T>(route, body, signal ? { signal } : {})).result();
 
-  return {
+  // seq_id: the SDK numbers a training client's requests `request_id + 1` (a server decodes a missing one as
+  // 0 and refuses it). A request that carries one is recorded; one without gets the next of its model.
+  const seqs = new Map<string, number>();
+  const seqFor = (modelId: string, given: number | undefined): number => {
+    const last = seqs.get(modelId) ?? 0;
+    if (given !== undefined) {
+      if (!(Number.isInteger(given) && given >= 1)) {
+        throw new InvalidArgumentError('seq_id', `expected an integer >= 1, got ${given}`);
+      }
+      seqs.set(modelId, Math.max(last, given));
+      return given;
+    }
+    seqs.set(modelId, last + 1);
+    return last + 1;
+  };
+  const numbered = <R extends { model_id: string; seq_id?: number }>(request: R): R & { seq_id: number } => ({
+    ...request,
+    seq_id: seqFor(request.model_id, request.seq_id),
+  });
+
+  // Sampling sessions, as the SDK's SamplingClient keeps them: one per sampler checkpoint (or base model),
+  // created in the client's session, each numbering its own samples. A new checkpoint path (every update saves
+  // one) gets a new session, so sampling follows the weights; an old one is dropped past `keep`.
+  let session: TinkerSession | undefined;
+  let ownSession: Promise<TinkerSession> | undefined;
+  let sessionsSupported = options.samplingSessions ?? true;
+  const samplers = new Map<string, Promise<string>>();
+  const samplerSeqs = new Map<string, number>();
+  const keep = 16;
+  const sessionFor = async (signal?: AbortSignal): Promise<TinkerSession> => {
+    if (session) return session;
+    ownSession ??= openTinkerSession(api, { ...(signal ? { signal } : {}) }).catch((error: unknown) => {
+      ownSession = undefined;
+      throw error;
+    });
+    return ownSession;
+  };
+  const samplerFor = (
+    key: { model_path?: string; base_model?: string },
+    signal?: AbortSignal,
+  ): Promise<string> => {
+    const id = key.model_path ? `path:${key.model_path}` : `base:${key.base_model}`;
+    let found = samplers.get(id);
+    if (!found) {
+      found = (async () => {
+        const s = await sessionFor(signal);
+        stats.samplingSessions += 1;
+        const created = await call<CreateSamplingSessionResponse>(
+          'POST',
+          'create_sampling_session',
+          {
+            type: 'create_sampling_session',
+            session_id: s.id,
+            sampling_session_seq_id: s.nextSamplingSeqId(),
+            ...(key.model_path ? { model_path: key.model_path } : { base_model: key.base_model }),
+          },
+          signal ? { signal } : {},
+        );
+        return created.sampling_session_id;
+      })();
+      found.catch(() => samplers.delete(id));
+      samplers.set(id, found);
+      while (samplers.size > keep) samplers.delete(samplers.keys().next().value as string);
+    }
+    return found;
+  };
+
+  async function sample(request: SampleRequest, signal?: AbortSignal): Promise<SampleResponse> {
+    const promptBytes = request.prompt.chunks.reduce((n, c) => n + c.tokens.length * 10, 0);
+    let body: Record<string, unknown> = { type: 'sample', ...request };
+    if (request.sampling_session_id === undefined && sessionsSupported) {
+      if ((request.model_path === undefined) === (request.base_model === undefined)) {
+        throw new InvalidArgumentError('sample', 'expected exactly one of model_path or base_model');
+      }
+      try {
+        const samplingSessionId = await samplerFor(request, signal);
+        const { model_path: _p, base_model: _b, ...rest } = request;
+        body = { type: 'sample', ...rest, sampling_session_id: samplingSessionId };
+      } catch (error) {
+        if (
+          !(
+            TinkerApiError.isInstance(error) &&
+            error.status === 404 &&
+            error.route === 'create_sampling_session'
+          )
+        ) {
+          throw error;
+        }
+        // A server without sampling sessions (an older skyrl-tx): sample by path, as before.
+        sessionsSupported = false;
+      }
+    }
+    if (typeof body.sampling_session_id === 'string' && body.seq_id === undefined) {
+      const id = body.sampling_session_id;
+      const next = (samplerSeqs.get(id) ?? 0) + 1;
+      samplerSeqs.set(id, next);
+      body.seq_id = next;
+    }
+    const future = await submit<SampleResponse>('asample', body, {
+      headers: { 'X-Tinker-Sampling-Backpressure': '1' },
+      backpressure: { promptBytes },
+      ...(signal ? { signal } : {}),
+    });
+    return future.result();
+  }
+
+  /**
+   * `forward_backward` (or `forward`) over any number of data, the SDK's way: split into requests of at most
+   * `maxData` data and `maxBytes` bytes, each numbered with its `seq_id`, submitted one after another in
+   * order (each waits only for the previous one's `request_id`, as the SDK's turns do) and their futures
+   * awaited together, so the chunks are worked on at once. Results come back per chunk, in order.
+   */
+  async function forwardBackwardChunks(
+    request: {
+      model_id: string;
+      data: Datum[];
+      loss_fn: ForwardBackwardInput['loss_fn'];
+      loss_fn_config?: Record<string, number>;
+    },
+    chunkOptions: {
+      maxData?: number;
+      maxBytes?: number;
+      forwardOnly?: boolean;
+      /** Numbers the chunks (e.g. a policy's own counter); default the client's counter of the model. */
+      nextSeqId?: () => number;
+      signal?: AbortSignal;
+    } = {},
+  ): Promise<{ chunks: { data: Datum[]; output: ForwardBackwardOutput; seqId: number }[] }> {
+    const route = chunkOptions.forwardOnly ? 'forward' : 'forward_backward';
+    checkFiniteInputs(request.data, route);
+    if (request.data.length === 0) throw new InvalidArgumentError(route, 'expected at least one datum');
+    const chunks = chunkData(request.data, {
+      maxData: chunkOptions.maxData ?? TINKER_MAX_CHUNK_DATA,
+      maxBytes: chunkOptions.maxBytes ?? TINKER_MAX_CHUNK_BYTES,
+      wire: 'json',
+    });
+    const submitted: { data: Datum[]; seqId: number; future: TinkerFuture<ForwardBackwardOutput> }[] = [];
+    const signal = chunkOptions.signal;
+    for (const chunk of chunks) {
+      const seqId = seqFor(request.model_id, chunkOptions.nextSeqId?.());
+      const input = {
+        data: chunk.data,
+        loss_fn: request.loss_fn,
+        ...(request.loss_fn_config ? { loss_fn_config: request.loss_fn_config } : {}),
+      };
+      const body = chunkOptions.forwardOnly
+        ? { model_id: request.model_id, seq_id: seqId, forward_input: input }
+        : { model_id: request.model_id, seq_id: seqId, forward_backward_input: input };
+      submitted.push({
+        data: chunk.data,
+        seqId,
+        future: await submit<ForwardBackwardOutput>(route, body, signal ? { signal } : {}),
+      });
+    }
+    const outputs = await Promise.all(submitted.map((s) => s.future.result()));
+    return {
+      chunks: submitted.map((s, i) => ({
+        data: s.data,
+        seqId: s.seqId,
+        output: outputs[i] as ForwardBackwardOutput,
+      })),
+    };
+  }
+
+  const api = {
     baseURL,
     /** The variable the key is read from, and whether it was set (the key itself is never exposed). */
     apiKey: { env: keyEnv, set: apiKey !== undefined && apiKey !== '' },
@@ -514,30 +778,38 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
     unloadModel: (modelId: string, signal?: AbortSignal) =>
       run<{ model_id?: string }>('unload_model', { model_id: modelId, type: 'unload_model' }, signal),
     /** POST /api/v1/forward_backward (the SDK's JSON body), then its future. */
-    forwardBackward: (request: ForwardBackwardRequest, signal?: AbortSignal) =>
-      run<ForwardBackwardOutput>('forward_backward', request, signal),
+    forwardBackward: (request: ForwardBackwardRequest, signal?: AbortSignal) => {
+      checkFiniteInputs(request.forward_backward_input?.data ?? [], 'forward_backward_input');
+      return run<ForwardBackwardOutput>('forward_backward', numbered(request), signal);
+    },
     /** POST /api/v1/forward, then its future: the loss and log-probs without gradients. */
-    forward: (request: ForwardRequest, signal?: AbortSignal) =>
-      run<ForwardBackwardOutput>('forward', request, signal),
+    forward: (request: ForwardRequest, signal?: AbortSignal) => {
+      checkFiniteInputs(request.forward_input?.data ?? [], 'forward_input');
+      return run<ForwardBackwardOutput>('forward', numbered(request), signal);
+    },
     /** POST /api/v1/optim_step, then its future. */
     optimStep: (request: OptimStepRequest, signal?: AbortSignal) =>
-      run<OptimStepResponse>('optim_step', { type: 'optim_step', ...request }, signal),
+      run<OptimStepResponse>('optim_step', { type: 'optim_step', ...numbered(request) }, signal),
     /** POST /api/v1/save_weights (a resumable checkpoint: weights and optimizer state), then its future. */
     saveWeights: (request: SaveWeightsRequest, signal?: AbortSignal) =>
-      run<SaveWeightsResponse>('save_weights', { type: 'save_weights', ...request }, signal),
+      run<SaveWeightsResponse>('save_weights', { type: 'save_weights', ...numbered(request) }, signal),
     /** POST /api/v1/save_weights_for_sampler (weights a sampler can load), then its future. */
     saveWeightsForSampler: (request: SaveWeightsForSamplerRequest, signal?: AbortSignal) =>
       run<SaveWeightsForSamplerResponse>(
         'save_weights_for_sampler',
-        { type: 'save_weights_for_sampler', ...request },
+        { type: 'save_weights_for_sampler', ...numbered(request) },
         signal,
       ),
     /** POST /api/v1/load_weights (with `optimizer: true`, Adam's moments too), then its future. */
     loadWeights: (request: LoadWeightsRequest, signal?: AbortSignal) =>
-      run<LoadWeightsResponse>('load_weights', { type: 'load_weights', ...request }, signal),
-    /** POST /api/v1/asample, then its future. */
-    sample: (request: SampleRequest, signal?: AbortSignal) =>
-      run<SampleResponse>('asample', { type: 'sample', ...request }, signal),
+      run<LoadWeightsResponse>('load_weights', { type: 'load_weights', ...numbered(request) }, signal),
+    /**
+     * POST /api/v1/asample, then its future. Given `model_path` or `base_model`, it samples through that
+     * checkpoint's sampling session (created on first use) with the session's next `seq_id`, and sends
+     * `X-Tinker-Sampling-Backpressure: 1`; a 429 is waited out (1–5 s, or the server's `Retry-After`) with
+     * no count limit, until the call's or the client's `signal` ends it.
+     */
+    sample,
     /** GET /api/v1/training_runs/{id} (rest_client.py). */
     getTrainingRun: (trainingRunId: string, signal?: AbortSignal) =>
       call<TrainingRun>(
@@ -554,7 +826,24 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
         undefined,
         signal ? { signal } : {},
       ),
+    /**
+     * The session sampling sessions are created in (`openTinkerSession` attaches its session here). Without
+     * one, the first sample opens a session of the client's own.
+     */
+    attachSession: (s: TinkerSession) => {
+      session = s;
+    },
+    /** The `seq_id` the next training call of a model would get from the client's counter. */
+    nextSeqId: (modelId: string) => (seqs.get(modelId) ?? 0) + 1,
+    forwardBackwardChunks,
+    /** Stops the heartbeats of a session the client opened itself. */
+    close: async () => {
+      const own = ownSession;
+      ownSession = undefined;
+      if (own) (await own.catch(() => undefined))?.close();
+    },
   };
+  return api;
 }
 
 export type TinkerClient = ReturnType<typeof createTinkerClient>;

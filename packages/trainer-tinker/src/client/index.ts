@@ -1,4 +1,11 @@
 export {
+  checkFiniteInputs,
+  chunkData,
+  datumBytes,
+  TINKER_MAX_CHUNK_BYTES,
+  TINKER_MAX_CHUNK_DATA,
+} from './chunk-data.js';
+export {
   createTinkerClient,
   TINKER_API_KEY_ENV,
   TINKER_DEFAULT_BASE_URL,
@@ -7,8 +14,9 @@ export {
   type TinkerClientStats,
   type TinkerFuture,
   type TinkerFutureOptions,
-  type TinkerRetryOptions,
+  type TinkerRetryEvent,
 } from './create-tinker-client.js';
+export { resolveRetryPolicy, type TinkerRetryOptions } from './retry-policy.js';
 export { TinkerApiError, TinkerFutureTimeoutError, TinkerRequestFailedError } from './tinker-errors.js';
 export {
   openTinkerSession,

@@ -1,7 +1,10 @@
 import type { TinkerClient } from './create-tinker-client.js';
 
-/** The version this client reports in `create_session`. */
-export const SKILLRL_TINKER_CLIENT_VERSION = 'skillrl-trainer-tinker/0.1.0';
+/**
+ * The `sdk_version` this client reports in `create_session`: semver, as the SDK's is (`0.25.0`), carrying
+ * this package's version with build metadata that names it (a server comparing versions reads `0.2.0`).
+ */
+export const SKILLRL_TINKER_CLIENT_VERSION = '0.2.0+skillrl-trainer-tinker';
 
 export interface TinkerSessionOptions {
   tags?: string[];
@@ -55,11 +58,14 @@ export async function openTinkerSession(
     );
   }, options.heartbeatMs ?? 10_000);
   timer.unref();
-  return {
+  const session: TinkerSession = {
     id,
     nextModelSeqId: () => models++,
     nextSamplingSeqId: () => samplers++,
     heartbeats: () => ({ ...beats }),
     close: () => clearInterval(timer),
   };
+  // Sampling sessions are created in this session from now on (the client's `sample` needs one).
+  client.attachSession?.(session);
+  return session;
 }
