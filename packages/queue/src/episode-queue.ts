@@ -1,0 +1,360 @@
+import { InvalidArgumentError, redactObject, type Trajectory, type Usage } from '@skillrl/core';
+import {
+  addUsage,
+  type PlannedEpisode,
+  type PlannedRollouts,
+  type RolloutRun,
+  type RolloutSummary,
+  type TrajectoryInfo,
+} from '@skillrl/rollout';
+import { type Job, Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { checkRedisUrl, connectRedis, describeRedisUrl } from './connect-redis.js';
+import { type EpisodeJobData, type EpisodeJobResult, JOB_NAME } from './episode-job.js';
+import { EpisodeJobError, NoWorkerError } from './queue-errors.js';
+import { blobKey, DEFAULT_QUEUE, jobIdOf, KEY_PREFIX, sha256 } from './queue-keys.js';
+
+/** What the run is told while it waits on workers (the CLI prints it, the session writes it as an event). */
+export interface QueueNotice {
+  kind: 'no-worker' | 'workers-back' | 're-enqueued';
+  message: string;
+  /** Workers listening now. */
+  workers: number;
+  /** For `re-enqueued`: jobs that Redis no longer held (restarted without persistence) and were added again. */
+  jobs?: number;
+}
+
+export interface EpisodeQueueOptions {
+  /** redis:// or rediss:// URL. A password in it is treated as a secret. */
+  redis: string;
+  /** BullMQ queue name shared with the workers (default `skillrl-rollouts`). */
+  queue?: string;
+  /** Per-episode limit the workers apply; the job fails and is retried (default none). */
+  jobTimeoutMs?: number;
+  /** Say so after this long with no worker listening (default 10 s). */
+  noWorkerNoticeMs?: number;
+  /** Stop with `NoWorkerError` after this long with no worker listening (default 120 s). */
+  noWorkerTimeoutMs?: number;
+  /** How often the run looks at its pending jobs, the workers and Redis (default 1 s). */
+  pollMs?: number;
+  /** Attempts per job before it fails the run (a worker killed mid-episode costs none: the job stalls). */
+  attempts?: number;
+  onNotice?: (notice: QueueNotice) => void;
+}
+
+/** A batch to run on the workers: a ready plan, the blobs to build parts from, and collectRollouts' ports. */
+export interface QueuedRolloutsOptions extends PlannedRollouts {
+  /** The run's id: part of every job's payload, so two runs never share a job. */
+  run: string;
+  /** Hash of the components blob (`putBlob`). */
+  context: string;
+  /** Hash of the agent-state blob, when the agent has state (a policy being trained). */
+  state?: string;
+  generation?: number;
+  maxSteps?: number;
+  stored?: (episode: PlannedEpisode) => Trajectory | undefined;
+  onTrajectory?: (trajectory: Trajectory, info: TrajectoryInfo) => void | Promise<void>;
+  signal?: AbortSignal;
+}
+
+export interface EpisodeQueue {
+  readonly name: string;
+  /** Stores `data` under its hash (kept 7 days; put again, it is the same key) and returns the hash. */
+  putBlob(data: Buffer | string): Promise<string>;
+  /** Runs the batch on the workers; the same contract as rollout's `collectRollouts`. */
+  collectRollouts(options: QueuedRolloutsOptions): RolloutRun;
+  /** Workers listening on the queue now. */
+  workers(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const BLOB_TTL_S = 7 * 24 * 3600;
+
+function positive(value: number | undefined, field: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new InvalidArgumentError(field, `expected a number of milliseconds > 0, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * The session's side of the queue: enqueues each planned episode as a BullMQ job whose id is the hash of
+ * its payload, and collects every job's trajectory once, keyed by rollout id, streaming them like the
+ * in-process pool. While it waits it watches the workers (none for `noWorkerNoticeMs` → a notice; for
+ * `noWorkerTimeoutMs` → `NoWorkerError`) and its jobs (one Redis no longer holds, after a restart without
+ * persistence, is enqueued again with the blobs it needs).
+ */
+export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
+  const url = checkRedisUrl(options.redis);
+  const name = options.queue ?? DEFAULT_QUEUE;
+  if (!/^[A-Za-z0-9_-]+$/.test(name)) {
+    throw new InvalidArgumentError('workers.queue', `expected letters, digits, "-" or "_", got "${name}"`);
+  }
+  const noticeMs = positive(options.noWorkerNoticeMs, 'workers.noWorkerNoticeMs', 10_000);
+  const budgetMs = positive(options.noWorkerTimeoutMs, 'workers.noWorkerTimeoutMs', 120_000);
+  const pollMs = positive(options.pollMs, 'workers.pollMs', 1000);
+  const jobTimeoutMs =
+    options.jobTimeoutMs === undefined
+      ? undefined
+      : positive(options.jobTimeoutMs, 'workers.jobTimeoutMs', 0);
+  const attempts = options.attempts ?? 3;
+  const redis: Redis = connectRedis(url);
+  // A Redis that cannot be reached is reported by the calls that need it; ioredis's own error events would
+  // otherwise print the URL (and its password) on every reconnect.
+  redis.on('error', () => {});
+  const queue = new Queue<EpisodeJobData, EpisodeJobResult>(name, { connection: redis, prefix: KEY_PREFIX });
+  queue.on('error', () => {});
+  let events: QueueEvents | undefined;
+  const blobs = new Map<string, Buffer>();
+  const listeners = new Map<string, (value: unknown) => void>();
+  const failures = new Map<string, (reason: string) => void>();
+
+  const openEvents = () => {
+    if (events) return events;
+    const connection = connectRedis(url);
+    connection.on('error', () => {});
+    events = new QueueEvents(name, { connection, prefix: KEY_PREFIX });
+    events.on('error', () => {});
+    events.on('completed', ({ jobId, returnvalue }) => listeners.get(jobId)?.(returnvalue));
+    events.on('failed', ({ jobId, failedReason }) => failures.get(jobId)?.(failedReason));
+    return events;
+  };
+
+  const putBlob = async (data: Buffer | string): Promise<string> => {
+    const buffer = typeof data === 'string' ? Buffer.from(data) : data;
+    const hash = sha256(buffer);
+    blobs.set(hash, buffer);
+    await redis.set(blobKey(name, hash), buffer, 'EX', BLOB_TTL_S);
+    return hash;
+  };
+  /** The blobs a job needs, put again if Redis lost them. */
+  const ensureBlobs = async (hashes: readonly (string | undefined)[]) => {
+    for (const hash of hashes) {
+      if (!hash) continue;
+      const data = blobs.get(hash);
+      if (data && (await redis.exists(blobKey(name, hash))) === 0) {
+        await redis.set(blobKey(name, hash), data, 'EX', BLOB_TTL_S);
+      }
+    }
+  };
+
+  function collect(batch: QueuedRolloutsOptions): RolloutRun {
+    const plan = batch.plan;
+    const ids = new Set<string>();
+    for (const e of plan) {
+      if (ids.size === ids.add(e.id).size) {
+        throw new InvalidArgumentError(
+          'plan',
+          `episode id "${e.id}" appears twice; trajectory ids would collide`,
+        );
+      }
+    }
+    const summary: RolloutSummary = {
+      planned: plan.length,
+      finished: 0,
+      reused: 0,
+      errors: 0,
+      usage: { inputTokens: 0, outputTokens: 0 },
+    };
+    let started = false;
+
+    async function* iterate(): AsyncGenerator<Trajectory> {
+      if (started) throw new InvalidArgumentError('rollout run', 'a run can be iterated only once');
+      started = true;
+      const signal = batch.signal;
+      signal?.throwIfAborted();
+      const ready: { trajectory: Trajectory; episode: PlannedEpisode; reused: boolean }[] = [];
+      const pending = new Map<string, { episode: PlannedEpisode; data: EpisodeJobData }>();
+      for (const episode of plan) {
+        const stored = batch.stored?.(episode);
+        if (stored) {
+          ready.push({ trajectory: stored, episode, reused: true });
+          continue;
+        }
+        const data: EpisodeJobData = {
+          v: 1,
+          run: batch.run,
+          // Redacted anyway: a task or skill text never carries a registered secret to Redis.
+          episode: redactObject(episode),
+          context: batch.context,
+          ...(batch.state !== undefined ? { state: batch.state } : {}),
+          ...(batch.generation !== undefined ? { generation: batch.generation } : {}),
+          ...(batch.maxSteps !== undefined ? { maxSteps: batch.maxSteps } : {}),
+          ...(jobTimeoutMs !== undefined ? { timeoutMs: jobTimeoutMs } : {}),
+        };
+        pending.set(jobIdOf(data), { episode, data });
+      }
+      // Exactly once: the first trajectory for a rollout id is kept; a second (a job that ran twice) is not.
+      const collected = new Set<string>();
+      let wake: (() => void) | undefined;
+      let failure: { error: unknown } | undefined;
+      const poke = () => wake?.();
+      const arrive = (jobId: string, value: unknown) => {
+        const item = pending.get(jobId);
+        if (!item || collected.has(item.episode.id)) return;
+        const trajectory = (typeof value === 'string' ? JSON.parse(value) : value) as Trajectory;
+        if (!trajectory || trajectory.id !== item.episode.id) return;
+        collected.add(item.episode.id);
+        pending.delete(jobId);
+        ready.push({ trajectory, episode: item.episode, reused: false });
+        poke();
+      };
+      const fail = (jobId: string, reason: string) => {
+        const item = pending.get(jobId);
+        if (!item) return;
+        failure ??= { error: new EpisodeJobError(item.episode.id, reason) };
+        poke();
+      };
+      if (pending.size > 0) {
+        const ev = openEvents();
+        for (const jobId of pending.keys()) {
+          listeners.set(jobId, (v) => arrive(jobId, v));
+          failures.set(jobId, (r) => fail(jobId, r));
+        }
+        await ev.waitUntilReady();
+      }
+      const enqueue = async (jobIds: readonly string[]) => {
+        const items = jobIds.flatMap((id) => {
+          const p = pending.get(id);
+          return p ? [{ id, data: p.data }] : [];
+        });
+        await ensureBlobs([...new Set(items.flatMap((i) => [i.data.context, i.data.state]))]);
+        for (let i = 0; i < items.length; i += 500) {
+          await queue.addBulk(
+            items.slice(i, i + 500).map(({ id, data }) => ({
+              name: JOB_NAME,
+              data,
+              opts: {
+                jobId: id,
+                attempts,
+                backoff: { type: 'fixed', delay: 1000 },
+                // Kept a while after completion: a resumed session reattaches and reads the result.
+                removeOnComplete: { age: 24 * 3600 },
+                removeOnFail: { age: 24 * 3600 },
+              },
+            })),
+          );
+        }
+      };
+      const onAbort = () => poke();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let noWorkerSince: number | undefined;
+      let noticed = false;
+      let lastCheck = 0;
+      /** Pending jobs as Redis holds them: results the events missed, failures, and jobs Redis lost. */
+      const reconcile = async () => {
+        const workers = await queue.getWorkersCount();
+        const now = Date.now();
+        if (workers > 0) {
+          if (noticed) {
+            options.onNotice?.({
+              kind: 'workers-back',
+              workers,
+              message: `${workers} rollout worker(s) listening on queue "${name}" again`,
+            });
+          }
+          noWorkerSince = undefined;
+          noticed = false;
+        } else {
+          noWorkerSince ??= now;
+          const waited = now - noWorkerSince;
+          if (waited >= budgetMs) throw new NoWorkerError(name, waited);
+          if (waited >= noticeMs && !noticed) {
+            noticed = true;
+            options.onNotice?.({
+              kind: 'no-worker',
+              workers: 0,
+              message: `no rollout worker has listened on queue "${name}" at ${describeRedisUrl(url)} for ${Math.round(waited / 1000)} s; ${pending.size} episode(s) wait. Start one: skillrl worker --redis <url>. The run stops after ${Math.round(budgetMs / 1000)} s without one.`,
+            });
+          }
+        }
+        const lost: string[] = [];
+        const jobIds = [...pending.keys()];
+        for (let i = 0; i < jobIds.length; i += 200) {
+          const slice = jobIds.slice(i, i + 200);
+          const jobs = await Promise.all(slice.map((id) => queue.getJob(id)));
+          jobs.forEach((job: Job<EpisodeJobData, EpisodeJobResult> | undefined, k) => {
+            const id = slice[k] as string;
+            if (!job) lost.push(id);
+            else if (job.finishedOn && job.returnvalue) arrive(id, job.returnvalue);
+            else if (job.finishedOn && job.failedReason && job.attemptsMade >= attempts)
+              fail(id, job.failedReason);
+          });
+        }
+        if (lost.length > 0) {
+          await enqueue(lost);
+          // A first add is not news; a job that vanished after it was added is (Redis restarted).
+          if (lastCheck > 0) {
+            options.onNotice?.({
+              kind: 're-enqueued',
+              workers,
+              jobs: lost.length,
+              message: `Redis at ${describeRedisUrl(url)} no longer held ${lost.length} job(s) of this run (restarted without persistence?); enqueued them again`,
+            });
+          }
+        }
+        lastCheck = now;
+      };
+      try {
+        if (pending.size > 0) await enqueue([...pending.keys()]);
+        for (;;) {
+          const item = ready.shift();
+          if (item) {
+            await batch.onTrajectory?.(item.trajectory, { episode: item.episode, reused: item.reused });
+            summary.finished++;
+            if (item.reused) summary.reused++;
+            if (item.trajectory.error) summary.errors++;
+            if (!item.reused) summary.usage = addUsage(summary.usage, item.trajectory.usage) as Usage;
+            yield item.trajectory;
+            continue;
+          }
+          if (failure) throw failure.error;
+          if (signal?.aborted) throw signal.reason;
+          if (pending.size === 0) break;
+          if (Date.now() - lastCheck >= pollMs) {
+            await reconcile();
+            continue;
+          }
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, pollMs);
+            wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
+          wake = undefined;
+        }
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+        for (const jobId of pending.keys()) {
+          listeners.delete(jobId);
+          failures.delete(jobId);
+        }
+      }
+    }
+
+    return {
+      plan,
+      summary: () => ({ ...summary, usage: { ...summary.usage } }),
+      [Symbol.asyncIterator]: () => iterate(),
+      async collect() {
+        const byId = new Map<string, Trajectory>();
+        for await (const t of iterate()) byId.set(t.id, t);
+        return plan.map((e) => byId.get(e.id) as Trajectory);
+      },
+    };
+  }
+
+  return {
+    name,
+    putBlob,
+    collectRollouts: collect,
+    workers: () => queue.getWorkersCount(),
+    async close() {
+      await events?.close();
+      await queue.close();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const SCRIPT = fileURLToPath(new URL('./fixtures/household-worker.mjs', import.meta.url));
+
+export interface WorkerEvent {
+  pid: number;
+  kind: 'ready' | 'done' | 'failed';
+  episodeId?: string;
+  reward?: number;
+  error?: string;
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  events: WorkerEvent[];
+  ready: Promise<void>;
+  /** Resolves once this worker has finished `n` jobs. */
+  done(n: number): Promise<void>;
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** A worker as a real child process (the fixture script), its job events parsed from stdout. */
+export function startWorker(
+  url: string,
+  queue: string,
+  options: { concurrency?: number; lockMs?: number; env?: Record<string, string> } = {},
+): WorkerProcess {
+  const child = spawn(
+    process.execPath,
+    [SCRIPT, url, queue, String(options.concurrency ?? 1), String(options.lockMs ?? 2000)],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } },
+  );
+  const events: WorkerEvent[] = [];
+  const waiters: (() => void)[] = [];
+  let buffer = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let nl = buffer.indexOf('\n');
+    while (nl >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (line.startsWith('{')) events.push(JSON.parse(line) as WorkerEvent);
+      for (const w of waiters.splice(0)) w();
+      nl = buffer.indexOf('\n');
+    }
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const until = (test: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (test()) return resolve();
+        if (child.exitCode !== null) return reject(new Error(`worker exited ${child.exitCode}: ${stderr}`));
+        waiters.push(check);
+      };
+      child.once('exit', () => {
+        if (!test()) reject(new Error(`worker exited ${child.exitCode}: ${stderr}`));
+      });
+      check();
+    });
+  return {
+    child,
+    events,
+    ready: until(() => events.some((e) => e.kind === 'ready')),
+    done: (n) => until(() => events.filter((e) => e.kind === 'done').length >= n),
+    kill: (signal = 'SIGTERM') =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      }),
+  };
+}
