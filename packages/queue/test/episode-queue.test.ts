@@ -49,7 +49,11 @@ const essence = (t: Trajectory) => ({
 });
 
 async function inProcess(plan: PlannedEpisode[], agentOptions: object) {
-  const runs = await collectRollouts({ plan, adapter: household, agent: createSeededAgent(agentOptions) }).collect();
+  const runs = await collectRollouts({
+    plan,
+    adapter: household,
+    agent: createSeededAgent(agentOptions),
+  }).collect();
   return runs.map(essence);
 }
 
@@ -191,7 +195,8 @@ describe('episodes on BullMQ workers', () => {
       .collect()
       .catch((e: unknown) => e);
     await source.close();
-    expect(NoWorkerError.prototype.isPrototypeOf(error as object)).toBe(true);
+    expect(error).toBeInstanceOf(NoWorkerError);
+    expect((error as NoWorkerError).code).toBe('SKILLRL_NO_WORKER');
     expect((error as Error).message).toMatch(/no rollout worker listened on queue "nobody-listens"/);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1200);
     expect(notices.map((n) => n.kind)).toEqual(['no-worker']);
