@@ -100,7 +100,8 @@ function packageDirs() {
 const published = packageDirs();
 const tarballOf = new Map();
 
-function npmInstall(dir, specs) {
+// `--no-save` installs beside a package.json without rewriting it (a scaffold's own dependencies stay as written).
+function npmInstall(dir, specs, { save = true } = {}) {
   mkdirSync(dir, { recursive: true });
   if (!existsSync(join(dir, 'package.json'))) {
     writeFileSync(
@@ -108,7 +109,8 @@ function npmInstall(dir, specs) {
       `${JSON.stringify({ name: 'packed-check', private: true, type: 'module' })}\n`,
     );
   }
-  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...specs], { cwd: dir });
+  const flags = ['--no-audit', '--no-fund', '--loglevel=error', ...(save ? [] : ['--no-save'])];
+  run('npm', ['install', ...flags, ...specs], { cwd: dir });
 }
 
 const hasTensorflow = (dir) => existsSync(join(dir, 'node_modules', '@tensorflow'));
@@ -718,19 +720,7 @@ if (fullOk) {
           js.push(base);
         }
       }
-      run(
-        'npm',
-        [
-          'install',
-          '--no-audit',
-          '--no-fund',
-          '--loglevel=error',
-          '--no-save',
-          'typescript@5.9.3',
-          '@types/node@20.19.9',
-        ],
-        { cwd: full },
-      );
+      npmInstall(full, ['typescript@5.9.3', '@types/node@20.19.9'], { save: false });
       writeFileSync(
         join(dir, 'tsconfig.json'),
         JSON.stringify({
@@ -795,17 +785,10 @@ if (fullOk) {
         for (const step of steps) {
           if (step === 'npm install') {
             // The scaffold names caret ranges; the tarballs stand in for the registry's @skillrl packages.
-            run(
-              'npm',
-              [
-                'install',
-                '--no-audit',
-                '--no-fund',
-                '--loglevel=error',
-                '--no-save',
-                ...skillrlClosure(ours).map((n) => tarballOf.get(n)),
-              ],
-              { cwd: dir },
+            npmInstall(
+              dir,
+              skillrlClosure(ours).map((n) => tarballOf.get(n)),
+              { save: false },
             );
             // npx must find the package's own CLI, never fetch the batteries `skillrl` from the registry.
             assert(

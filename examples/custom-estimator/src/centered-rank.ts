@@ -1,5 +1,5 @@
 import type { AdvantageBatch, AdvantageEstimator } from '@skillrl/core';
-import { InvalidArgumentError } from '@skillrl/core';
+import { groupScores, InvalidArgumentError } from '@skillrl/core';
 
 export interface CenteredRankOptions {
   /** Multiplies every advantage (default 1). */
@@ -36,22 +36,9 @@ export function createCenteredRank(options: CenteredRankOptions = {}): Advantage
     estimate(batch) {
       const n = checkLengths(batch);
       const advantages = new Float64Array(n);
-      const groups = new Map<string | number, number[]>();
-      for (let i = 0; i < n; i++) {
-        if (!Number.isFinite(batch.scores[i])) continue;
-        const key = batch.groupIds[i] as string | number;
-        const members = groups.get(key);
-        if (members) members.push(i);
-        else groups.set(key, [i]);
-      }
-      let zeroStd = 0;
-      let allPass = 0;
-      let allFail = 0;
-      for (const members of groups.values()) {
-        const scores = members.map((i) => batch.scores[i] as number);
-        if (scores.every((s) => s === scores[0])) zeroStd++;
-        if (scores.every((s) => s > 0)) allPass++;
-        if (scores.every((s) => s <= 0)) allFail++;
+      // core's grouping: finite scores by group, and the bookkeeping every estimator reports.
+      const { members: groups, metrics } = groupScores(batch.scores, batch.groupIds, batch.successes);
+      for (const members of groups) {
         const m = members.length;
         if (m < 2) continue;
         const order = members
@@ -67,15 +54,7 @@ export function createCenteredRank(options: CenteredRankOptions = {}): Advantage
           k = j + 1;
         }
       }
-      const count = groups.size || 1;
-      return {
-        advantages,
-        metrics: {
-          frac_zero_std: groups.size ? zeroStd / count : 0,
-          groups_all_pass: allPass,
-          groups_all_fail: allFail,
-        },
-      };
+      return { advantages, metrics };
     },
   };
 }

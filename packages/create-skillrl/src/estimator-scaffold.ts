@@ -36,7 +36,7 @@ export const estimators: Record<string, EstimatorFactory> = {
 };
 `,
     'src/create-estimator.ts': `import type { AdvantageBatch, AdvantageEstimator, EstimateOptions } from '@skillrl/core';
-import { InvalidArgumentError } from '@skillrl/core';
+import { groupScores, InvalidArgumentError } from '@skillrl/core';
 
 export interface EstimatorOptions {
   /** Multiplies every advantage (default 1). */
@@ -60,33 +60,13 @@ export function createEstimator(options: EstimatorOptions = {}): AdvantageEstima
       }
       const out = estimateOptions?.out;
       const advantages = out && out.length === n ? out.fill(0) : new Float64Array(n);
-      const groups = new Map<string | number, number[]>();
-      for (let i = 0; i < n; i++) {
-        if (!Number.isFinite(batch.scores[i])) continue;
-        const key = batch.groupIds[i] as string | number;
-        const members = groups.get(key);
-        if (members) members.push(i);
-        else groups.set(key, [i]);
-      }
-      let zeroStd = 0;
-      let allPass = 0;
-      let allFail = 0;
-      for (const members of groups.values()) {
-        const scores = members.map((i) => batch.scores[i] as number);
-        const mean = scores.reduce((a, b) => a + b, 0) / scores.length;
-        if (scores.every((s) => s === scores[0])) zeroStd++;
-        if (scores.every((s) => s > 0)) allPass++;
-        if (scores.every((s) => s <= 0)) allFail++;
+      // core's grouping: finite scores by group, and the bookkeeping the conformance suite requires.
+      const { members: groups, metrics } = groupScores(batch.scores, batch.groupIds, batch.successes);
+      for (const members of groups) {
+        const mean = members.reduce((sum, i) => sum + (batch.scores[i] as number), 0) / members.length;
         for (const i of members) advantages[i] = scale * ((batch.scores[i] as number) - mean);
       }
-      return {
-        advantages,
-        metrics: {
-          frac_zero_std: groups.size ? zeroStd / groups.size : 0,
-          groups_all_pass: allPass,
-          groups_all_fail: allFail,
-        },
-      };
+      return { advantages, metrics };
     },
   };
 }
@@ -160,8 +140,9 @@ differ on. \`npm run compare\` (\`compare.mjs\`) runs it twice on the same seed,
 divides by the group's standard deviation).
 
 An estimator's \`metrics\` must hold \`frac_zero_std\`, \`groups_all_pass\` and \`groups_all_fail\` (the
-conformance suite's defaults; a run reports them per step as \`adv_frac_zero_std\`, …). A run config swaps it
-in by path or by package:
+conformance suite's defaults; a run reports them per step as \`adv_frac_zero_std\`, …); \`groupScores\` from
+\`@skillrl/core\` groups a batch and computes them, as this package does. A run config swaps it in by path or by
+package:
 
 \`\`\`yaml
 estimator: { package: "${name}", name: ${id}, options: { scale: 1 } }

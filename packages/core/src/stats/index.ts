@@ -1,1 +1,2 @@
 export { mean } from './mean.js';
+export { type GroupOutcomeMetrics, groupScores, type ScoreGroups } from './score-groups.js';
