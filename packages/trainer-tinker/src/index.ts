@@ -45,11 +45,24 @@ export {
   TINKER_TRAINER_OPTION_KEYS,
   type TinkerRlLoss,
   type TinkerTrainerOptions,
+  type TinkerUpdateSettings,
 } from './policy/trainer-options.js';
+// On-policy sampling (temperature 1, no top-p / top-k while trained), and how an update's advantages are shaped.
+export {
+  assertOnPolicySampling,
+  ON_POLICY_REASON,
+  offPolicySettings,
+  type SamplingSettings,
+} from './policy/on-policy-sampling.js';
+export { buildUpdate, type UpdateTurn } from './policy/build-update.js';
 export { createTinkerChatModel, type TinkerChatModelOptions } from './policy/create-tinker-chat-model.js';
 export {
   createTinkerEditorParts,
+  createTinkerReplyRecorder,
+  TINKER_EDITOR_CREDIT_KEYS,
+  type TinkerEditorCreditOptions,
   type TinkerEditorOptions,
+  type TinkerReplyRecorder,
   type TinkerTrainedEditor,
   withTinkerTraining,
 } from './policy/trainable-editor.js';

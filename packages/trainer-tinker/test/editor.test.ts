@@ -70,4 +70,86 @@ describe('the trainable editor on Tinker', () => {
       }),
     ).toThrow(/loss/);
   });
+
+  it('credits every reply: one that became no candidate gets invalidReplyAdvantage, a repaired one pays repairPenalty', async () => {
+    const server = await startFakeTinker();
+    servers.push(server);
+    const parts = createTinkerEditorParts({
+      baseURL: server.url,
+      baseModel: TINY_EDITOR_MODEL,
+      tokenizer: tinyChatDir(),
+      loraRank: 4,
+      seed: 2,
+      maxTokens: 8,
+      learningRate: 0.1,
+      invalidReplyAdvantage: -0.75,
+      repairPenalty: 0.25,
+      futures: { pollIntervalMs: 1 },
+    });
+    // A stand-in for the LLM editor: it samples 6 replies and keeps those naming black (the others are what an
+    // editor rejects: no SKILL.md in them); the first kept one it repaired. Kept replies repeat the same
+    // tokens, so each is matched to one sampled reply only.
+    const stub: SkillGenerator = {
+      name: 'stub',
+      propose: async (_context, n) => {
+        const reply = await parts.model.complete({ messages, n: 6, seed: 11 });
+        return reply.choices
+          .filter((c) => c.text.includes('black'))
+          .slice(0, n)
+          .map((c, i) => ({
+            skill: { name: 'sky', description: 'd', body: c.text },
+            text: c.text,
+            tokenIds: c.tokenIds!,
+            logProbs: c.logProbs!,
+            info: { prompt: messages },
+            ...(i === 0 ? { repaired: 'added frontmatter' } : {}),
+          }));
+      },
+    };
+    const editor = parts.train(stub);
+    const task = { id: 't', family: 'sky', split: 'train' as const, prompt: 'p' };
+    const candidates = (await editor.propose({ task, generation: 1, history: [] }, 6)) as SkillCandidate[];
+    const kept = candidates.length;
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(6);
+    const before = server.requests.length;
+    const metrics = await editor.update(
+      candidates,
+      candidates.map(() => 0.5),
+    );
+    expect(metrics).toMatchObject({ candidates: kept, invalid_replies: 6 - kept, repaired: 1, datums: 6 });
+    const sent = server.requests
+      .slice(before)
+      .filter((r) => r.route === 'forward_backward')
+      .flatMap(
+        (r) =>
+          (
+            r.body!.forward_backward_input as {
+              data: { loss_fn_inputs: { advantages: { data: number[] } } }[];
+            }
+          ).data,
+      );
+    const perDatum = sent.map((d) => d.loss_fn_inputs.advantages.data.filter((a) => a !== 0));
+    const firsts = perDatum.map((a) => a[0]);
+    expect(firsts.sort()).toEqual(
+      [0.25, ...Array(kept - 1).fill(0.5), ...Array(6 - kept).fill(-0.75)].sort(),
+    );
+    // Each datum's non-zero advantages cover exactly its reply's tokens.
+    expect(perDatum.every((a) => a.every((x) => x === a[0]))).toBe(true);
+    // The next generation's update knows only its own replies.
+    const again = (await editor.propose({ task, generation: 2, history: [] }, 6)) as SkillCandidate[];
+    const second = await editor.update(
+      again,
+      again.map(() => 0.5),
+    );
+    expect(second.invalid_replies).toBe(6 - again.length);
+    expect(() =>
+      createTinkerEditorParts({
+        baseURL: server.url,
+        baseModel: TINY_EDITOR_MODEL,
+        tokenizer: tinyChatDir(),
+        invalidReplyAdvantage: 1,
+      }),
+    ).toThrow(/invalidReplyAdvantage/);
+  });
 });

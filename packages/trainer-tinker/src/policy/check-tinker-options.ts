@@ -1,6 +1,8 @@
 import type { TinkerClientOptions } from '../client/create-tinker-client.js';
 import type { TinkerAgentOptions } from './create-tinker-agent.js';
+import { offPolicySettings } from './on-policy-sampling.js';
 import type { TinkerPolicyOptions } from './tinker-policy.js';
+import { TINKER_EDITOR_CREDIT_KEYS } from './trainable-editor.js';
 import {
   TINKER_RL_LOSSES,
   TINKER_TRAINER_OPTION_KEYS,
@@ -79,6 +81,7 @@ export const TINKER_EDITOR_CONFIG_KEYS: readonly string[] = [
   'temperature',
   'topP',
   ...TINKER_TRAINER_OPTION_KEYS,
+  ...TINKER_EDITOR_CREDIT_KEYS,
 ];
 
 const INTEGER_OPTIONS = [
@@ -139,6 +142,12 @@ function checkOptions(
   number('temperature', (v) => v >= 0, 'a number >= 0');
   number('topP', (v) => v > 0 && v <= 1, 'a number in (0, 1]');
   number('learningRate', (v) => v > 0, 'a number > 0');
+  number('klPenaltyCoef', (v) => v >= 0, 'a number >= 0 (0: no KL penalty)');
+  number('invalidReplyAdvantage', (v) => v <= 0, 'a number <= 0');
+  number('repairPenalty', (v) => v >= 0, 'a number >= 0');
+  if (options.normalizePerTrajectory !== undefined && typeof options.normalizePerTrajectory !== 'boolean') {
+    issues.push({ path: `${path}.normalizePerTrajectory`, message: 'expected true or false' });
+  }
   number('timeoutMs', (v) => v > 0, 'a number of milliseconds > 0');
   if (options.loss !== undefined && !(TINKER_RL_LOSSES as readonly unknown[]).includes(options.loss)) {
     issues.push({
@@ -164,12 +173,31 @@ function checkOptions(
   return issues;
 }
 
-/** A config's `agent: tinker` options (`baseModel` and `tokenizer` required). */
+/** Off-policy sampling settings among options, less those already reported (out of range, unknown). */
+function onPolicyIssues(
+  options: Record<string, unknown>,
+  path: string,
+  reported: readonly TinkerOptionIssue[],
+): TinkerOptionIssue[] {
+  const pick = (key: string) => (typeof options[key] === 'number' ? (options[key] as number) : undefined);
+  const sampling = { temperature: pick('temperature'), topP: pick('topP'), topK: pick('topK') };
+  const seen = new Set(reported.map((i) => i.path));
+  return offPolicySettings(sampling, path).filter((i) => !seen.has(i.path));
+}
+
+/**
+ * A config's `agent: tinker` options (`baseModel` and `tokenizer` required). With `trained: true` (the run's
+ * trainer trains this agent) a temperature other than 1, `topP` and `topK` are problems too: the samples are
+ * the training data, and the loss's importance ratio assumes they come from the policy's own distribution.
+ */
 export function checkTinkerAgentOptions(
   options: Record<string, unknown>,
   path = 'options',
+  context: { trained?: boolean } = {},
 ): TinkerOptionIssue[] {
-  return checkOptions(options, path, TINKER_AGENT_CONFIG_KEYS, ['baseModel', 'tokenizer']);
+  const issues = checkOptions(options, path, TINKER_AGENT_CONFIG_KEYS, ['baseModel', 'tokenizer']);
+  if (context.trained) issues.push(...onPolicyIssues(options, path, issues));
+  return issues;
 }
 
 /** A config's `trainer: tinker` options (`TinkerTrainerOptions`; all optional). */
@@ -180,10 +208,15 @@ export function checkTinkerTrainerOptions(
   return checkOptions(options as Record<string, unknown>, path, TINKER_TRAINER_CONFIG_KEYS, []);
 }
 
-/** A config's Tinker-trained LLM editor options (`baseModel` and `tokenizer` required). */
+/**
+ * A config's Tinker-trained LLM editor options (`baseModel` and `tokenizer` required). The editor is always
+ * trained, so a temperature other than 1 and `topP` are problems (on-policy samples).
+ */
 export function checkTinkerEditorOptions(
   options: Record<string, unknown>,
   path = 'options',
 ): TinkerOptionIssue[] {
-  return checkOptions(options, path, TINKER_EDITOR_CONFIG_KEYS, ['baseModel', 'tokenizer']);
+  const issues = checkOptions(options, path, TINKER_EDITOR_CONFIG_KEYS, ['baseModel', 'tokenizer']);
+  issues.push(...onPolicyIssues(options, path, issues));
+  return issues;
 }

@@ -16,7 +16,10 @@ const AGENT = Symbol.for('skillrl.trainer-tinker.agent');
 export interface TinkerAgentOptions extends TinkerPolicyOptions {
   /** Completion tokens per turn: a cost knob. Default 256. */
   maxTokens?: number;
-  /** Default 1 (the sampler's own distribution: what on-policy training assumes). */
+  /**
+   * Default 1 (the sampler's own distribution: what on-policy training assumes). A temperature other than 1,
+   * `topP` or `topK` are for an agent nothing trains (evaluation): a Tinker trainer refuses them.
+   */
   temperature?: number;
   topP?: number;
   topK?: number;
@@ -32,6 +35,8 @@ export interface TinkerAgentOptions extends TinkerPolicyOptions {
 /** The Tinker agent: an `Agent` with the policy it samples from, carried through checkpoints by `toJSON`/`restore`. */
 export interface TinkerAgent extends Agent {
   readonly policy: TinkerPolicy;
+  /** What it samples with: a trainer refuses an agent that does not sample from the policy's own distribution. */
+  readonly sampling: { temperature: number; topP?: number; topK?: number };
   toJSON(): TinkerPolicyState;
   restore(state: unknown): void;
   close(): void;
@@ -66,9 +71,15 @@ export function createTinkerAgent(options: TinkerAgentOptions): TinkerAgent {
     throw new InvalidArgumentError('temperature', `expected a number >= 0, got ${options.temperature}`);
   }
   const chats = createChatTurnMemory();
+  const sampling = {
+    temperature: options.temperature ?? 1,
+    ...(options.topP !== undefined ? { topP: options.topP } : {}),
+    ...(options.topK !== undefined ? { topK: options.topK } : {}),
+  };
   const agent: TinkerAgent = {
     name: options.name ?? `tinker:${options.baseModel}`,
     policy,
+    sampling,
     async act(context: AgentContext): Promise<AgentAction> {
       const system = renderSystemPrompt(
         template,
@@ -86,9 +97,7 @@ export function createTinkerAgent(options: TinkerAgentOptions): TinkerAgent {
       const started = Date.now();
       const response = await policy.sample(prompt, {
         maxTokens: options.maxTokens ?? 256,
-        temperature: options.temperature ?? 1,
-        ...(options.topP !== undefined ? { topP: options.topP } : {}),
-        ...(options.topK !== undefined ? { topK: options.topK } : {}),
+        ...sampling,
         ...(context.seed !== undefined ? { seed: context.seed } : {}),
         ...(context.signal ? { signal: context.signal } : {}),
       });

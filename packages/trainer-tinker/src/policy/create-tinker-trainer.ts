@@ -1,9 +1,10 @@
 import { type Agent, InvalidArgumentError, type PolicyTrainer, type TrainBatch } from '@skillrl/core';
-import type { Datum } from '../client/tinker-types.js';
+import { buildUpdate, type UpdateTurn } from './build-update.js';
 import { isTinkerAgent } from './create-tinker-agent.js';
+import { assertOnPolicySampling } from './on-policy-sampling.js';
 import type { TinkerPolicy } from './tinker-policy.js';
 import { resolveTrainerOptions, type TinkerTrainerOptions } from './trainer-options.js';
-import { trajectoryTurns, turnDatum } from './turn-datum.js';
+import { trajectoryTurns } from './turn-datum.js';
 
 export interface TinkerTrainer extends PolicyTrainer {
   readonly updatesPolicy: true;
@@ -18,8 +19,10 @@ export interface TinkerTrainer extends PolicyTrainer {
  * takes one update of the agent's policy with the configured loss (`importance_sampling`, `ppo`, `cispo`,
  * `dro`): `forward_backward`, `optim_step`, then the new sampler weights, so the next step samples from them
  * (strictly on-policy, one update per step). Turns of trajectories whose advantage is 0 carry no gradient for
- * these losses (on-policy, the ratio is 1) and are not sent. The agent must be the Tinker agent: its turns
- * record the prompt and completion tokens and log-probs.
+ * these losses (on-policy, the ratio is 1) and are not sent, unless a KL penalty gives their tokens advantages
+ * of their own (`buildUpdate` shapes the advantages: KL penalty, per-trajectory normalisation, dro's mask).
+ * The agent must be the Tinker agent: its turns record the prompt and completion tokens and log-probs, and it
+ * must sample from the policy's own distribution (temperature 1, no top-p or top-k: refused otherwise).
  *
  * Why a turn, not an episode, is one datum: the agent re-renders its transcript every turn (the admissible
  * actions move to the newest observation, a history window drops old steps, a chat template may rewrite
@@ -35,6 +38,8 @@ export function createTinkerTrainer(agent: Agent, options: TinkerTrainerOptions 
     );
   }
   const settings = resolveTrainerOptions(options);
+  // Refused here, before any rollout, rather than at the first sample.
+  assertOnPolicySampling(agent.sampling, 'agent');
   const policy = agent.policy;
   policy.trainable = true;
   return {
@@ -48,7 +53,7 @@ export function createTinkerTrainer(agent: Agent, options: TinkerTrainerOptions 
           `expected ${trajectories.length} advantages, got ${advantages.length}`,
         );
       }
-      const datums: Datum[] = [];
+      const items: UpdateTurn[] = [];
       let zero = 0;
       let turns = 0;
       trajectories.forEach((trajectory, i) => {
@@ -60,14 +65,12 @@ export function createTinkerTrainer(agent: Agent, options: TinkerTrainerOptions 
           );
         const sampled = trajectoryTurns(trajectory);
         turns += sampled.length;
-        if (advantage === 0) {
-          zero += 1;
-          return;
-        }
-        for (const turn of sampled) datums.push(turnDatum(turn, advantage));
+        if (advantage === 0) zero += 1;
+        for (const turn of sampled) items.push({ turn, advantage, trajectory: i });
       });
-      const metrics = await policy.train(datums, settings);
-      return { ...metrics, turns, zero_advantage: zero, trajectories: trajectories.length };
+      const built = await buildUpdate(policy, items, settings);
+      const metrics = await policy.train(built.datums, settings);
+      return { ...metrics, ...built.metrics, turns, zero_advantage: zero, trajectories: trajectories.length };
     },
     toJSON: () => ({ format: 'skillrl.tinker-trainer', updates: policy.updates }),
     restore(state: unknown) {

@@ -14,6 +14,7 @@ import {
   type SamplingParams,
 } from '../client/tinker-types.js';
 import { type ChatTokenizer, loadChatTokenizer } from '../tokenizer/load-chat-tokenizer.js';
+import { assertOnPolicySampling } from './on-policy-sampling.js';
 
 /** Where a policy's weights live on the service, and how many updates they hold: what a checkpoint stores. */
 export interface TinkerPolicyState extends JsonObject {
@@ -250,7 +251,11 @@ export class TinkerPolicy {
     prompt: number[],
     options: TinkerSampleOptions = {},
   ): Promise<SampleResponse & { sampler: string }> {
-    if (this.trainable) await this.ensureTraining(options.signal);
+    if (this.trainable) {
+      // A trained policy's samples are its training data: they must come from its own distribution.
+      assertOnPolicySampling(options, 'sampling');
+      await this.ensureTraining(options.signal);
+    }
     const path = this.samplerPath;
     const params: SamplingParams = {
       ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
@@ -361,6 +366,72 @@ export class TinkerPolicy {
         metrics[`optim_${key.replace(/[^A-Za-z0-9_]/g, '_')}`] = value;
     }
     return metrics;
+  }
+
+  /**
+   * The learner's log-prob of each datum's target tokens at the current weights: one `forward` per chunk of
+   * `chunkSize` (no gradients; `loss` only names the loss the datums are shaped for).
+   */
+  async learnerLogProbs(
+    datums: Datum[],
+    options: { loss: LossFnType; chunkSize: number; signal?: AbortSignal },
+  ): Promise<number[][]> {
+    await this.ensureTraining(options.signal);
+    const out: number[][] = [];
+    for (let start = 0; start < datums.length; start += options.chunkSize) {
+      const chunk = datums.slice(start, start + options.chunkSize);
+      const result = await this.client.forward(
+        {
+          model_id: this.modelId as string,
+          seq_id: this.nextSeq(),
+          forward_input: { data: chunk, loss_fn: options.loss },
+        },
+        options.signal,
+      );
+      chunk.forEach((_, i) => {
+        out.push([...(result.loss_fn_outputs[i]?.logprobs?.data ?? [])]);
+      });
+    }
+    return out;
+  }
+
+  /**
+   * The base model's log-prob of every token of each sequence after its first (index k: token k + 1), as the
+   * SDK's `compute_logprobs` gets them: one sample of one token with `prompt_logprobs`, from the base model
+   * (not the trained weights): the reference of a KL penalty.
+   */
+  async baseLogProbs(sequences: readonly (readonly number[])[], signal?: AbortSignal): Promise<number[][]> {
+    const one = async (tokens: readonly number[]): Promise<number[]> => {
+      const response = await this.client.sample(
+        {
+          prompt: modelInput([...tokens]),
+          num_samples: 1,
+          sampling_params: { max_tokens: 1 },
+          base_model: this.baseModel,
+          prompt_logprobs: true,
+        },
+        signal,
+      );
+      const lp = response.prompt_logprobs ?? [];
+      if (lp.length !== tokens.length) {
+        throw new InvalidArgumentError(
+          'prompt_logprobs',
+          `expected one per prompt token (${tokens.length}) from the base model, got ${lp.length}`,
+        );
+      }
+      return lp.slice(1).map((v) => (typeof v === 'number' ? v : Number.NaN));
+    };
+    // A few at a time: each is a request of its own.
+    const out: number[][] = new Array(sequences.length);
+    let next = 0;
+    const worker = async () => {
+      while (next < sequences.length) {
+        const i = next++;
+        out[i] = await one(sequences[i] as readonly number[]);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(8, sequences.length) }, worker));
+    return out;
   }
 
   /** The state a checkpoint stores (names of the service's checkpoints; no weights travel). */

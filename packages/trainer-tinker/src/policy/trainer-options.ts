@@ -2,7 +2,10 @@ import { InvalidArgumentError } from '@skillrl/core';
 import type { LossFnType } from '../client/tinker-types.js';
 import type { TinkerTrainOptions } from './tinker-policy.js';
 
-/** The policy-gradient losses Tinker computes server-side (`LossFnType`, less `cross_entropy`). */
+/**
+ * The policy-gradient losses Tinker computes server-side (`LossFnType`, less `cross_entropy`). skyrl-tx accepts
+ * all but `dro` (its `loss_fn` list: cross_entropy, importance_sampling, ppo, gspo, cispo, ppo_critic, dppo).
+ */
 export const TINKER_RL_LOSSES = ['importance_sampling', 'ppo', 'cispo', 'dro'] as const;
 export type TinkerRlLoss = (typeof TINKER_RL_LOSSES)[number];
 
@@ -23,6 +26,25 @@ export interface TinkerTrainerOptions {
   gradClipNorm?: number;
   /** Datums per `forward_backward` request; all of an update's are accumulated before its step. Default 128. */
   chunkSize?: number;
+  /**
+   * Divide each trajectory's per-token advantages by its number of completion tokens (all its turns), so
+   * every trajectory weighs the same in the loss whatever its length. Default false: a token sum, as Tinker's
+   * losses and the Tinker cookbook compute it, where a long episode weighs as many short ones.
+   */
+  normalizePerTrajectory?: boolean;
+  /**
+   * The coefficient of a KL penalty to the base model, folded into the per-token advantages as the Tinker
+   * cookbook does (`incorporate_kl_penalty`): the base model's log-probs of the sampled tokens from one
+   * prompt-logprobs pass each, then `adv_t += coef · (mean_kl − kl_t)` with `kl_t = logp_sampler − logp_base`.
+   * Default 0 (off).
+   */
+  klPenaltyCoef?: number;
+}
+
+/** One update's settings: how its advantages are shaped, and what `TinkerPolicy.train` sends. */
+export interface TinkerUpdateSettings extends TinkerTrainOptions {
+  normalizePerTrajectory: boolean;
+  klPenaltyCoef: number;
 }
 
 /** The keys of `TinkerTrainerOptions`: what a flat options object gives the trainer. */
@@ -38,6 +60,8 @@ export const TINKER_TRAINER_OPTION_KEYS: readonly (keyof TinkerTrainerOptions)[]
   'weightDecay',
   'gradClipNorm',
   'chunkSize',
+  'normalizePerTrajectory',
+  'klPenaltyCoef',
 ];
 const KNOWN = new Set<string>(TINKER_TRAINER_OPTION_KEYS);
 
@@ -53,7 +77,7 @@ function num(path: string, value: unknown, ok: (v: number) => boolean, want: str
 export function resolveTrainerOptions(
   options: TinkerTrainerOptions = {},
   path = 'options',
-): TinkerTrainOptions {
+): TinkerUpdateSettings {
   for (const key of Object.keys(options)) {
     if (!KNOWN.has(key))
       throw new InvalidArgumentError(
@@ -106,7 +130,23 @@ export function resolveTrainerOptions(
       num(`${path}.gradClipNorm`, options.gradClipNorm, (v) => v >= 0, 'a number >= 0'),
     ),
   };
-  return { loss, ...(Object.keys(lossConfig).length > 0 ? { lossConfig } : {}), adam, chunkSize };
+  if (options.normalizePerTrajectory !== undefined && typeof options.normalizePerTrajectory !== 'boolean') {
+    throw new InvalidArgumentError(
+      `${path}.normalizePerTrajectory`,
+      `expected true or false, got ${JSON.stringify(options.normalizePerTrajectory)}`,
+    );
+  }
+  const klPenaltyCoef =
+    num(`${path}.klPenaltyCoef`, options.klPenaltyCoef, (v) => v >= 0, 'a number >= 0 (0: no KL penalty)') ??
+    0;
+  return {
+    loss,
+    ...(Object.keys(lossConfig).length > 0 ? { lossConfig } : {}),
+    adam,
+    chunkSize,
+    normalizePerTrajectory: options.normalizePerTrajectory ?? false,
+    klPenaltyCoef,
+  };
 }
 
 function optional(key: string, value: number | undefined): Record<string, number> {
