@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: 'node20',
+  // import.meta.url in the CJS build too (the npm tokenizer source resolves its package from here).
+  shims: true,
 });

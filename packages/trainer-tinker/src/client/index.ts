@@ -1,3 +1,6 @@
+// The tokenizer checked against the model's `tokenizer_id` (from `get_info`).
+export { checkTokenizer, TinkerTokenizerMismatchError } from '../tokenizer/check-tokenizer.js';
+export { NPM_TOKENIZERS } from '../tokenizer/load-chat-tokenizer.js';
 export {
   checkFiniteInputs,
   chunkData,
@@ -25,3 +28,4 @@ export {
   type TinkerSessionOptions,
 } from './tinker-session.js';
 export * from './tinker-types.js';
+export { verifyModelTokenizer } from './verify-model-tokenizer.js';
