@@ -118,8 +118,17 @@ describe('examples/tinker-skill-r1', () => {
     const runs = tinker.trainingRuns();
     expect(runs.map((r) => r.baseModel)).toEqual(['skillrl/tiny-editor']);
     expect(runs[0]?.updates).toHaveLength(2);
+    // Through a sampling session of the base model, as the SDK samples (or naming it, where none is used).
+    const baseSessions = new Set(
+      tinker
+        .samplingSessions()
+        .filter((s) => s.baseModel === 'skillrl/tiny-chat')
+        .map((s) => s.id),
+    );
     const samples = tinker.requests.filter(
-      (r) => r.route === 'asample' && r.body?.base_model === 'skillrl/tiny-chat',
+      (r) =>
+        r.route === 'asample' &&
+        (r.body?.base_model === 'skillrl/tiny-chat' || baseSessions.has(String(r.body?.sampling_session_id))),
     );
     expect(samples.length).toBe(run.result.metrics.rollouts);
   });

@@ -991,6 +991,7 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
         tags: [...tags],
         sdkVersion,
       })),
+    samplingSessions: () => [...samplingSessions.entries()].map(([id, s]) => ({ id, ...s })),
     trainingRuns: () => [...runs.values()].map(publicRun),
     trainingRun: (id) => {
       const run = runs.get(id);

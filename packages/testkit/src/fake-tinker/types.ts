@@ -156,6 +156,8 @@ export interface FakeTinkerServer {
   readonly requests: FakeTinkerRecordedRequest[];
   stats(): FakeTinkerStats;
   sessions(): { id: string; heartbeats: number; tags: string[]; sdkVersion: string }[];
+  /** Every sampling session, in order of creation, with what it samples: a base model or a sampler checkpoint. */
+  samplingSessions(): { id: string; baseModel?: string; modelPath?: string }[];
   trainingRuns(): FakeTinkerTrainingRun[];
   trainingRun(id: string): FakeTinkerTrainingRun | undefined;
   /** The lineage of the weights at a `tinker://` path (a training or sampler checkpoint). */
