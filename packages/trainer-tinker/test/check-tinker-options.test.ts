@@ -79,6 +79,31 @@ describe('checkTinkerTrainerOptions', () => {
   });
 });
 
+describe('loss options and advantage shaping', () => {
+  it('refuses a loss option the loss does not read (skyrl-tx refuses them too), and shaping options out of range', () => {
+    const issues = checkTinkerTrainerOptions(
+      {
+        loss: 'importance_sampling',
+        clipLowThreshold: 0.8,
+        klPenaltyCoef: -1,
+        normalizePerTrajectory: 'yes',
+      },
+      't',
+    );
+    expect(paths(issues)).toEqual(['t.clipLowThreshold', 't.klPenaltyCoef', 't.normalizePerTrajectory']);
+    expect(issues.find((i) => i.path === 't.clipLowThreshold')?.message).toContain('ppo and cispo');
+    expect(paths(checkTinkerTrainerOptions({ loss: 'ppo', beta: 0.1 }, 't'))).toEqual(['t.beta']);
+    expect(checkTinkerTrainerOptions({ loss: 'dro', beta: 0.1, klPenaltyCoef: 0.05 })).toEqual([]);
+    expect(() => resolveTrainerOptions({ beta: 0.1 })).toThrow(/options\.beta.*dro loss only/);
+    expect(() => resolveTrainerOptions({ loss: 'cispo', clipHighThreshold: 1.3 })).not.toThrow();
+    expect(() => resolveTrainerOptions({ klPenaltyCoef: -0.1 })).toThrow(/klPenaltyCoef/);
+    expect(resolveTrainerOptions({})).toMatchObject({ normalizePerTrajectory: false, klPenaltyCoef: 0 });
+    expect(
+      paths(checkTinkerEditorOptions({ ...agent, invalidReplyAdvantage: 0.5, repairPenalty: -1 }, 'e')),
+    ).toEqual(['e.invalidReplyAdvantage', 'e.repairPenalty']);
+  });
+});
+
 describe('checkTinkerEditorOptions', () => {
   it('takes the flat options createTinkerEditorParts splits (policy, sampling, trainer)', () => {
     expect(checkTinkerEditorOptions({ ...agent, maxTokens: 512, loss: 'ppo', learningRate: 1e-5 })).toEqual(

@@ -4,6 +4,7 @@ import { offPolicySettings } from './on-policy-sampling.js';
 import type { TinkerPolicyOptions } from './tinker-policy.js';
 import { TINKER_EDITOR_CREDIT_KEYS } from './trainable-editor.js';
 import {
+  lossConfigMismatch,
   TINKER_RL_LOSSES,
   TINKER_TRAINER_OPTION_KEYS,
   type TinkerTrainerOptions,
@@ -155,6 +156,8 @@ function checkOptions(
       message: `expected one of ${TINKER_RL_LOSSES.join(', ')} (Tinker's policy-gradient losses), got ${JSON.stringify(options.loss)}`,
     });
   }
+  const misplaced = lossConfigMismatch(options.loss, options);
+  if (misplaced) issues.push({ path: `${path}.${misplaced.key}`, message: misplaced.message });
   if (
     options.apiKeyEnv !== undefined &&
     !(typeof options.apiKeyEnv === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(options.apiKeyEnv))

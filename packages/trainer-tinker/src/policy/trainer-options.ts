@@ -100,6 +100,9 @@ export function resolveTrainerOptions(
   );
   const high = num(`${path}.clipHighThreshold`, options.clipHighThreshold, (v) => v >= 1, 'a number >= 1');
   const beta = num(`${path}.beta`, options.beta, (v) => v >= 0, 'a number >= 0');
+  // Each loss reads its own `loss_fn_config` keys; skyrl-tx refuses any other (`_ALLOWED_KEYS_BY_LOSS_FN`).
+  const misplaced = lossConfigMismatch(loss, options);
+  if (misplaced) throw new InvalidArgumentError(`${path}.${misplaced.key}`, misplaced.message);
   const lossConfig: Record<string, number> = {};
   if (low !== undefined) lossConfig.clip_low_threshold = low;
   if (high !== undefined) lossConfig.clip_high_threshold = high;
@@ -147,6 +150,24 @@ export function resolveTrainerOptions(
     normalizePerTrajectory: options.normalizePerTrajectory ?? false,
     klPenaltyCoef,
   };
+}
+
+/** A loss option given for a loss that does not read it (`clip*` for ppo and cispo only, `beta` for dro only). */
+export function lossConfigMismatch(
+  loss: unknown,
+  options: { clipLowThreshold?: unknown; clipHighThreshold?: unknown; beta?: unknown },
+): { key: string; message: string } | undefined {
+  const name = JSON.stringify(loss ?? 'importance_sampling');
+  for (const key of ['clipLowThreshold', 'clipHighThreshold'] as const) {
+    if (options[key] !== undefined && loss !== 'ppo' && loss !== 'cispo')
+      return {
+        key,
+        message: `is read by the ppo and cispo losses only, not ${name}: drop it or change loss`,
+      };
+  }
+  if (options.beta !== undefined && loss !== 'dro')
+    return { key: 'beta', message: `is read by the dro loss only, not ${name}: drop it or change loss` };
+  return undefined;
 }
 
 function optional(key: string, value: number | undefined): Record<string, number> {
