@@ -112,16 +112,30 @@ describe('skillrl CLI', () => {
     }
     const rolloutLines = (dir: string) => [...readRunStreamLines(dir, 'rollouts')].length;
     const before = runs.map((run: { dir: string }) => rolloutLines(run.dir));
+    const earlierSummary = readFileSync(join(runs[2].dir, 'summary.json'), 'utf8');
 
     // The same demo again: the finished runs are re-read, not refused and not rerun.
     const again = await cli(['demo', '--quick', '--out', out]);
     expect(again.code).toBe(0);
     expect(again.out).toContain('validation success without skills');
     expect(runs.map((run: { dir: string }) => rolloutLines(run.dir))).toEqual(before);
-    // Other settings: the earlier runs are moved aside, never overwritten.
-    const other = await cli(['demo', '--quick', '--seed', '2', '--out', out, '--json']);
-    expect(other.code).toBe(0);
-    expect(existsSync(join(out, 'demo-internalize.previous-1', 'summary.json'))).toBe(true);
+    // Other settings for one run (its config on disk no longer matches what the demo would write): that
+    // run is moved aside, never overwritten, and run again; the two unchanged runs are re-read. (Changing one
+    // run's settings proves what `--seed 2` would prove for all three, at a third of the cost.)
+    const evolvePath = join(out, 'evolve.json');
+    writeFileSync(evolvePath, JSON.stringify({ ...JSON.parse(readFileSync(evolvePath, 'utf8')), seed: 2 }));
+    const other = await cli(['demo', '--quick', '--out', out, '--json']);
+    expect(other.code, other.err).toBe(0);
+    const evolveName = demoConfigs({ quick: true }).evolve.name as string;
+    // The earlier run, whole, beside the new one.
+    expect(readFileSync(join(out, `${evolveName}.previous-1`, 'summary.json'), 'utf8')).toBe(earlierSummary);
+    expect(rolloutLines(join(out, `${evolveName}.previous-1`))).toBe(before[2]);
+    expect(existsSync(join(out, evolveName, 'summary.json'))).toBe(true);
+    expect(existsSync(join(out, `${runs[0].dir.split('/').at(-1)}.previous-1`))).toBe(false);
+    expect(runs.slice(0, 2).map((run: { dir: string }) => rolloutLines(run.dir))).toEqual(before.slice(0, 2));
+    // --seed reaches every run's config.
+    const seeded = demoConfigs({ quick: true, seed: 2 });
+    expect([seeded.internalize.seed, seeded.control.seed, seeded.evolve.seed]).toEqual([2, 2, 2]);
     expect((await cli(['demo', '--seed', 'x'])).code).toBe(1);
   }, 180_000);
 
