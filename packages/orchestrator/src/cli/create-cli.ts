@@ -16,6 +16,8 @@ import { moveAside } from '../run/move-aside.js';
 import { runDirectoryOf } from '../run/open-run.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunResult } from '../run/run-types.js';
+import { checkWorkers } from '../workers/check-workers.js';
+import { addWorkerCommand } from '../workers/worker-command.js';
 import { CliExit } from './cli-exit.js';
 import { CLI_VERSION } from './cli-version.js';
 import { describeError } from './describe-error.js';
@@ -45,6 +47,11 @@ export type WithErrors = <A extends unknown[]>(
 ) => (...args: A) => Promise<void>;
 
 export { CliExit };
+
+async function checkWorkersOf(file: string): Promise<{ ok: boolean; message: string } | undefined> {
+  const loaded = loadConfig(file);
+  return loaded.config.workers ? checkWorkers(loaded.config, loaded.path) : undefined;
+}
 
 function printResult(io: CliIo, json: boolean, result: RunResult): void {
   // Every finished run gets its report.html (`skillrl report` rebuilds it); resuming a finished run writes
@@ -450,7 +457,9 @@ export function createCli(io: CliIo = defaultIo): Command {
         const checked = await checkConfigFile(file);
         const invalid = checked.issues.length > 0 ? new ValidationError('config', checked.issues) : undefined;
         const problems = checked.components.filter((c) => c.error !== undefined);
-        const ok = invalid === undefined && problems.length === 0;
+        // Rollout workers: Redis reachable and a worker listening (only when the config sets `workers`).
+        const workers = invalid ? undefined : await checkWorkersOf(file);
+        const ok = invalid === undefined && problems.length === 0 && workers?.ok !== false;
         if (opts.json) {
           io.out(
             JSON.stringify({
@@ -465,6 +474,7 @@ export function createCli(io: CliIo = defaultIo): Command {
                 ...(c.error !== undefined ? { error: describeError(c.error).json } : {}),
               })),
               warnings: checked.warnings,
+              ...(workers?.message ? { workers } : {}),
             }),
           );
         } else {
@@ -481,12 +491,17 @@ export function createCli(io: CliIo = defaultIo): Command {
             );
           }
           for (const w of checked.warnings) io.err(`warning: ${w}`);
+          if (workers?.message) {
+            if (workers.ok) io.out(workers.message);
+            else io.err(`error: ${redactSecrets(workers.message)}`);
+          }
         }
         if (!ok) throw new CliExit(1);
       }),
     );
 
   addInitCommand(program, io);
+  addWorkerCommand(program, io, withErrors);
 
   program
     .command('schema')

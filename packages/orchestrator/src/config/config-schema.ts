@@ -1,5 +1,6 @@
 import { healthSchema } from '../run/health/health-options.js';
 import { storeSchema } from '../run/store-options.js';
+import { workersSchema } from '../workers/workers-options.js';
 
 /** The published JSON Schema of a run config (also shipped as `@skillrl/orchestrator/config-schema.json`). */
 
@@ -54,6 +55,7 @@ export const configSchema = {
     maxSteps: positiveInt,
     health: healthSchema,
     store: storeSchema,
+    workers: workersSchema,
     evolve: {
       type: 'object',
       properties: {

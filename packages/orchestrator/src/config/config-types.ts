@@ -1,6 +1,7 @@
 import type { JsonObject } from '@skillrl/core';
 import type { HealthOptions } from '../run/health/health-options.js';
 import type { StoreOptions } from '../run/store-options.js';
+import type { WorkersOptions } from '../workers/workers-options.js';
 
 /**
  * A component named in a config: a registry name (`"household"`), or an object naming it and/or the npm
@@ -124,6 +125,8 @@ export interface RunConfig {
   health?: HealthOptions;
   /** The run directory's layout: segments, compression, checkpoints kept (defaults in `STORE_DEFAULTS`). */
   store?: StoreOptions;
+  /** Run episodes on rollout workers through a BullMQ queue in Redis (`@skillrl/queue`) instead of here. */
+  workers?: WorkersOptions;
 }
 
 /** A config after loading: validated, with where it came from. */

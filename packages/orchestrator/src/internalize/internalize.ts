@@ -164,6 +164,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     const runCtx = {
       adapter,
       agent: agent.value,
+      // Rollout workers elsewhere act with the policy as trained so far: its state travels with each unit.
+      ...(agent.persistence ? { agentPersistence: agent.persistence } : {}),
       concurrency: config.concurrency ?? 8,
       ...(config.maxSteps ? { maxSteps: config.maxSteps } : {}),
     };

@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, type RunManifest, redactObject } from '@skillrl/core';
 import type { RunConfig } from '../config/config-types.js';
+import { queueEpisodeSource } from '../workers/queue-episode-source.js';
 import { editorEndpoint, redactUrlsIn, rolloutEndpoint } from './health/describe-endpoint.js';
 import { RunSession } from './run-session.js';
 import type { RunOptions } from './run-types.js';
@@ -33,6 +34,9 @@ export function openRun(
     ...(config.store ? { store: config.store } : {}),
     endpoints: { rollout: rolloutEndpoint(config), editor: editorEndpoint(config) },
   });
+  // Before config.json is written: a password in the Redis URL is registered as a secret by then.
+  if (config.workers)
+    session.useEpisodeSource(queueEpisodeSource(config, configPath, session, options.onWarning));
   if (session.resumed && !resume) {
     session.close();
     throw new InvalidArgumentError(

@@ -11,7 +11,12 @@ import type {
   Trajectory,
 } from '@skillrl/core';
 import { CHECKPOINT_DIR, openRunStore, RunStoreError, redactObject } from '@skillrl/core';
-import { collectRollouts, type PlannedEpisode } from '@skillrl/rollout';
+import {
+  type CollectRolloutsOptions,
+  collectRollouts,
+  type PlannedEpisode,
+  type RolloutRun,
+} from '@skillrl/rollout';
 import type { Persistence } from '../components/component-types.js';
 import { type EndpointInfo, redactUrlsIn } from './health/describe-endpoint.js';
 import { ErrorBudget } from './health/error-budget.js';
@@ -29,6 +34,17 @@ export interface EpisodeRunContext {
   maxSteps?: number;
   /** Skill-R1's generation, recorded on every trajectory. */
   generation?: number;
+  /** How the agent's state is saved (a trained policy): what a worker elsewhere needs to act as it does. */
+  agentPersistence?: Persistence<Agent>;
+}
+
+/**
+ * Where a unit's episodes run, behind rollout's `collectRollouts` contract: in this process by default, or
+ * on rollout workers (`workers:` in the config). Asked once per unit, so it can ship the agent's state then.
+ */
+export interface EpisodeSource {
+  forUnit(ctx: EpisodeRunContext): Promise<(options: CollectRolloutsOptions) => RolloutRun>;
+  close(): Promise<void>;
 }
 
 type DistributiveOmit<T, K extends keyof never> = T extends unknown ? Omit<T, K> : never;
@@ -110,6 +126,7 @@ export class RunSession {
   private readonly controller = new AbortController();
   private readonly detachSignal: () => void;
   private readonly keepCheckpoints: number;
+  private source: EpisodeSource | undefined;
   ran = 0;
 
   constructor(
@@ -159,6 +176,11 @@ export class RunSession {
     if (outer?.aborted) follow();
     else outer?.addEventListener('abort', follow, { once: true });
     this.detachSignal = () => outer?.removeEventListener('abort', follow);
+  }
+
+  /** Sends episodes somewhere other than this process (rollout workers); no method step knows. */
+  useEpisodeSource(source: EpisodeSource): void {
+    this.source = source;
   }
 
   get resumed(): boolean {
@@ -273,7 +295,8 @@ export class RunSession {
     let rerun = 0;
     let runs: Trajectory[];
     try {
-      runs = await collectRollouts({
+      const collect = this.source ? await this.source.forUnit(ctx) : collectRollouts;
+      runs = await collect({
         plan: plan.map((e) => ({ ...e, id: `${prefix}/${e.id}`, groupId: `${prefix}/${e.groupId}` })),
         adapter: ctx.adapter,
         agent: ctx.agent,
@@ -592,6 +615,8 @@ export class RunSession {
 
   close(): void {
     this.detachSignal();
+    // Its connections close in the background; nothing of the run waits on them.
+    void this.source?.close().catch(() => {});
     this.storedIndex?.release();
     this.store.close();
   }

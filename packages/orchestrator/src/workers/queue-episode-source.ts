@@ -1,0 +1,102 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { redactObject, registerSecret } from '@skillrl/core';
+import type { RunConfig } from '../config/config-types.js';
+import type { EpisodeRunContext, EpisodeSource, RunSession } from '../run/run-session.js';
+import { loadQueue } from './load-queue.js';
+
+/** What a worker builds a run's parts from: the config (no secrets in it: keys are named by `apiKeyEnv`). */
+export interface WorkerContext {
+  v: 1;
+  config: RunConfig;
+}
+
+/**
+ * The session's episodes on rollout workers: each unit's plan goes to `@skillrl/queue` with the run's
+ * config as its components blob and, when the agent has state (a policy being trained), that state as
+ * saved now; notices about missing workers or a restarted Redis go to the CLI (`onWarning`) and to
+ * events.jsonl (`type: "workers"`).
+ */
+export function queueEpisodeSource(
+  config: RunConfig,
+  configPath: string,
+  session: RunSession,
+  onWarning: ((message: string) => void) | undefined,
+): EpisodeSource {
+  const workers = config.workers as NonNullable<RunConfig['workers']>;
+  // Never on disk: config.json and events are redacted of it from here on.
+  const password = URL.canParse(workers.redis) ? new URL(workers.redis).password : '';
+  if (password) registerSecret(decodeURIComponent(password));
+  let opened: Promise<{ queue: import('@skillrl/queue').EpisodeQueue; context: string }> | undefined;
+  const open = () => {
+    opened ??= (async () => {
+      const mod = await loadQueue(configPath);
+      const queue = mod.createEpisodeQueue({
+        redis: workers.redis,
+        ...(workers.queue !== undefined ? { queue: workers.queue } : {}),
+        ...(workers.jobTimeoutMs !== undefined ? { jobTimeoutMs: workers.jobTimeoutMs } : {}),
+        ...(workers.noWorkerNoticeMs !== undefined ? { noWorkerNoticeMs: workers.noWorkerNoticeMs } : {}),
+        ...(workers.noWorkerTimeoutMs !== undefined ? { noWorkerTimeoutMs: workers.noWorkerTimeoutMs } : {}),
+        onNotice: (notice) => {
+          onWarning?.(notice.message);
+          // Not one of core's typed events: readers that do not know it skip it.
+          session.store.append('events', {
+            type: 'workers',
+            runId: session.runId,
+            time: new Date().toISOString(),
+            status: notice.kind,
+            workers: notice.workers,
+            ...(notice.jobs !== undefined ? { jobs: notice.jobs } : {}),
+            message: notice.message,
+          });
+        },
+      });
+      // Where workers are: the run's own field would only tell them where this machine keeps its runs.
+      const { workers: _w, runDir: _r, ...shared } = config;
+      const context: WorkerContext = { v: 1, config: redactObject(shared) as RunConfig };
+      return { queue, context: await queue.putBlob(JSON.stringify(context)) };
+    })();
+    return opened;
+  };
+
+  const agentState = async (ctx: EpisodeRunContext, queue: import('@skillrl/queue').EpisodeQueue) => {
+    const persistence = ctx.agentPersistence;
+    if (!persistence) return undefined;
+    if (persistence.kind === 'json') {
+      return queue.putBlob(JSON.stringify({ json: persistence.get(ctx.agent) }));
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'skillrl-agent-state-'));
+    try {
+      await persistence.save(ctx.agent, dir);
+      const mod = await loadQueue(configPath);
+      return queue.putBlob(await mod.packDir(dir));
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  return {
+    async forUnit(ctx) {
+      const { queue, context } = await open();
+      const state = await agentState(ctx, queue);
+      return (options) =>
+        queue.collectRollouts({
+          plan: 'plan' in options ? options.plan : [],
+          run: session.runId,
+          context,
+          ...(state !== undefined ? { state } : {}),
+          ...(ctx.generation !== undefined ? { generation: ctx.generation } : {}),
+          ...(ctx.maxSteps !== undefined ? { maxSteps: ctx.maxSteps } : {}),
+          ...(options.stored ? { stored: options.stored } : {}),
+          ...(options.onTrajectory ? { onTrajectory: options.onTrajectory } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+        });
+    },
+    async close() {
+      if (!opened) return;
+      const { queue } = await opened;
+      await queue.close();
+    },
+  };
+}
