@@ -14,6 +14,12 @@ import { importBuiltin, type ModuleNamespace } from './import-package.js';
 
 type Fn = (...args: unknown[]) => unknown;
 
+/** How the config uses a component, for the option checks that depend on it. */
+export interface ComponentUse {
+  /** The agent is trained by the run (internalize with a trainer that trains it, such as tinker). */
+  trained?: boolean;
+}
+
 export interface BuiltinEntry<T> {
   /** The package (or package subpath) that provides it: named in the error when it is not installed. */
   package: string;
@@ -34,7 +40,13 @@ export interface BuiltinEntry<T> {
    * by `skillrl check` when the package is installed, and before `create` by a run. The orchestrator keeps no
    * copy of a package's option lists.
    */
-  checkPackageOptions?(options: JsonObject, configPath: string): Promise<{ path: string; message: string }[]>;
+  checkPackageOptions?(
+    options: JsonObject,
+    configPath: string,
+    use?: ComponentUse,
+  ): Promise<{ path: string; message: string }[]>;
+  /** A trainer that updates no policy (`external`): the agent beside it is not trained by the run. */
+  updatesNoPolicy?: boolean;
 }
 
 /**
@@ -47,11 +59,12 @@ async function packageOptionCheck(
   options: JsonObject,
   path: string,
   configPath: string,
+  use: ComponentUse = {},
 ): Promise<{ path: string; message: string }[]> {
   const mod = await importBuiltin(pkg, `the options at ${path}`, configPath);
   const check = mod[fn];
   return typeof check === 'function'
-    ? ((check as Fn)(options, path) as { path: string; message: string }[])
+    ? ((check as Fn)(options, path, use) as { path: string; message: string }[])
     : [];
 }
 
@@ -210,8 +223,9 @@ const agents: Record<string, BuiltinEntry<Agent>> = {
       )({ seed: ctx.seed, ...withTokenizerPath(options, ctx.configPath) }) as Agent;
     },
     checkOptions: (options, configPath) => checkTokenizerFolder(options, configPath, '$.agent.options'),
-    checkPackageOptions: (options, configPath) =>
-      packageOptionCheck(TINKER, 'checkTinkerAgentOptions', options, '$.agent.options', configPath),
+    // A trained agent samples on-policy (the package refuses temperature != 1, topP, topK then).
+    checkPackageOptions: (options, configPath, use) =>
+      packageOptionCheck(TINKER, 'checkTinkerAgentOptions', options, '$.agent.options', configPath, use),
   },
   'skill-reading': {
     package: '@skillrl/policy-tfjs',
@@ -370,6 +384,7 @@ const trainers: Record<string, BuiltinEntry<PolicyTrainer>> = {
   external: {
     package: '@skillrl/core',
     describe: 'no in-process update: train elsewhere from `skillrl export` (rollouts with their advantages)',
+    updatesNoPolicy: true,
     // It trains nothing, and says so: the loop reports that no update happened and marks its validations
     // and curriculum decisions as made against a frozen policy.
     create: () => ({

@@ -5,7 +5,7 @@ import { checkEstimatorOverrides } from '../config/check-estimator-overrides.js'
 import { retirementWarnings } from '../config/check-retirement.js';
 import type { LoadedConfig, RunConfig } from '../config/config-types.js';
 import { checkConfig, checkConfigSchema, readConfigFile } from '../config/load-config.js';
-import { BUILTIN_COMPONENTS } from './builtin-components.js';
+import { BUILTIN_COMPONENTS, type ComponentUse } from './builtin-components.js';
 import type { ComponentContext, ComponentKind } from './component-types.js';
 import { findBuiltin, findBuiltinPeers, importFromConfig, resolvePlugin } from './import-package.js';
 import { listExports, shapeProblem } from './plugin-shape.js';
@@ -72,6 +72,7 @@ async function checkBuiltin(
   name: string,
   configPath: string,
   options: JsonObject = {},
+  use: ComponentUse = {},
 ): Promise<Row> {
   const table = BUILTIN_COMPONENTS[kind];
   const entry = table[name];
@@ -86,7 +87,7 @@ async function checkBuiltin(
   if (missing) return { source, resolved: entry.package, error: missing };
   const problems = [
     ...(entry.checkOptions?.(options, configPath) ?? []),
-    ...((await entry.checkPackageOptions?.(options, configPath)) ?? []),
+    ...((await entry.checkPackageOptions?.(options, configPath, use)) ?? []),
   ];
   if (problems.length > 0)
     return { source, resolved: entry.package, error: new ValidationError('config', problems) };
@@ -137,6 +138,18 @@ async function checkEstimator(spec: Spec, configPath: string) {
   } catch (error) {
     return { source: spec.package ? `package:${spec.package}` : `registry:${spec.name}`, error };
   }
+}
+
+/**
+ * Whether the run trains its agent: internalize with a trainer that updates a policy (any but `external`;
+ * a package's trainer is taken to train). The Tinker agent's check refuses off-policy sampling then.
+ */
+function trainsAgent(config: Partial<RunConfig>): boolean {
+  if (config.method !== 'internalize') return false;
+  const spec = wellFormed(isObject(config.internalize) ? config.internalize.trainer : undefined);
+  if (spec === undefined) return false;
+  if (spec.package !== undefined) return true;
+  return !BUILTIN_COMPONENTS.trainer[spec.name as string]?.updatesNoPolicy;
 }
 
 /** A combination that cannot work, as a row: `role` is the config field to change. */
@@ -228,7 +241,9 @@ async function inspect(
       rows.push({
         role: 'agent',
         kind: 'agent',
-        ...(await checkBuiltin('agent', agentSpec.name as string, path, agentSpec.options)),
+        ...(await checkBuiltin('agent', agentSpec.name as string, path, agentSpec.options, {
+          trained: trainsAgent(config),
+        })),
       });
     }
   }

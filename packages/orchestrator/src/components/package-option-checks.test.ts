@@ -60,6 +60,31 @@ describe("the Tinker components' options, checked by the package", () => {
     expect(issues.find((i) => i.path.endsWith('.lora'))?.message).toContain('loraRank');
   });
 
+  it('a trained Tinker agent samples on-policy: check refuses temperature 0.7 with tinker, not with external', async () => {
+    const dir = tinkerProject();
+    const config = (trainer: string) => ({
+      method: 'internalize',
+      seed: 1,
+      adapter: 'household',
+      tasks: { split: 'train', limit: 4 },
+      agent: {
+        name: 'tinker',
+        options: { baseModel: 'Qwen/Qwen3-4B-Instruct-2507', tokenizer: './tok', temperature: 0.7 },
+      },
+      internalize: { trainer },
+    });
+    const agentIssues = async (trainer: string) => {
+      const result = await checkConfigFile(writeConfig(dir, config(trainer), `${trainer}.yaml`));
+      const agent = result.components.find((c) => c.role === 'agent');
+      return agent?.error && ValidationError.isInstance(agent.error) ? agent.error.issues : [];
+    };
+    const trained = await agentIssues('tinker');
+    expect(trained.map((i) => i.path)).toEqual(['$.agent.options.temperature']);
+    expect(trained[0]?.message).toMatch(/importance|on-policy/i);
+    // Rows for training elsewhere: the agent only samples, any temperature goes.
+    expect(await agentIssues('external')).toEqual([]);
+  });
+
   it('a run refuses the same options before the component is built, every problem at once', async () => {
     const dir = tinkerProject();
     const configPath = join(dir, 'config.yaml');
