@@ -372,4 +372,41 @@ describe('fake Tinker: the server', () => {
     expect(done.body.model_id).toBe(created.body.model_id);
     expect(Date.now() - started).toBeGreaterThanOrEqual(55);
   });
+
+  it("works a model's training calls in seq_id order, whatever order they arrive in", async () => {
+    const server = await startFakeTinker({ futures: { pendingPolls: 0 }, seqGapMs: 5_000 });
+    servers.push(server);
+    const session = (await call(server, 'create_session', { tags: [], sdk_version: '0.25.0' })).body
+      .session_id;
+    const created = await call(server, 'create_model', {
+      session_id: session,
+      model_seq_id: 0,
+      base_model: TINY_CHAT_MODEL,
+    });
+    const modelId = (await result(server, created)).body.model_id as string;
+    // The step (seq 2) comes before the gradients it applies (seq 1): worked on arrival, it would fail.
+    const step = await call(server, 'optim_step', {
+      model_id: modelId,
+      seq_id: 2,
+      adam_params: { learning_rate: 0.1 },
+    });
+    const data = [
+      {
+        model_input: { chunks: [{ type: 'encoded_text', tokens: [2, 5] }] },
+        loss_fn_inputs: {
+          target_tokens: { data: [5, 3], dtype: 'int64' },
+          logprobs: { data: [-1, -1], dtype: 'float32' },
+          advantages: { data: [0, 1], dtype: 'float32' },
+        },
+      },
+    ];
+    await call(server, 'forward_backward', {
+      model_id: modelId,
+      seq_id: 1,
+      forward_backward_input: { data, loss_fn: 'importance_sampling' },
+    });
+    const applied = await call(server, 'retrieve_future', { request_id: step.body.request_id });
+    expect(applied.body).toMatchObject({ type: 'optim_step' });
+    expect(server.trainingRun(modelId)?.updates).toHaveLength(1);
+  });
 });

@@ -63,6 +63,8 @@ interface Future {
   pendingPolls: number;
   /** When its work is done (`futures.workMs`). */
   readyAt: number;
+  /** Settles once the work has run (a training call waits for its turn by `seq_id`). */
+  done?: Promise<void>;
   fault?: FakeFutureFault;
   result?: unknown;
   error?: { error: string; category: 'user' | 'server' | 'unknown' };
@@ -105,6 +107,9 @@ interface TrainingRun {
   created: string;
   lastRequest: string;
   unloaded: boolean;
+  /** The training calls' order: the next `seq_id` due, and the calls that came ahead of their turn. */
+  nextSeq: number;
+  early: Map<number, () => void>;
 }
 
 const SECRET_HEADERS = new Set(['x-api-key', 'authorization', 'api-key', 'proxy-authorization']);
@@ -264,6 +269,7 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
     throw new InvalidArgumentError('options.faults.rate', `expected a probability, got ${rate}`);
   const kinds = options.faults?.kinds ?? FAKE_TINKER_FAULTS;
   const pendingPolls = options.futures?.pendingPolls ?? 1;
+  const seqGapMs = options.seqGapMs ?? 100;
   const seed = options.seed ?? 0;
   const record = options.record ?? true;
   const priors = new Map<string, BasePrior>();
@@ -350,7 +356,43 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
     return weights;
   }
 
-  function newFuture(info: FakeTinkerRequestInfo, work: () => unknown): string {
+  /**
+   * Runs a training call's work in `seq_id` order, as the service does ("the server won't process later
+   * chunks until the first one arrives"): a call ahead of its turn waits for the ones before it, or for
+   * `seqGapMs` when one never comes (a client that skipped a number). A repeat of a past number runs at once.
+   */
+  function inOrder(run: TrainingRun, seq: number, work: () => void): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const go = () => {
+        run.early.delete(seq);
+        work();
+        resolve();
+        run.nextSeq = Math.max(run.nextSeq, seq + 1);
+        for (;;) {
+          const next = run.early.get(run.nextSeq);
+          if (!next) break;
+          next();
+        }
+      };
+      if (seq <= run.nextSeq) return go();
+      run.early.set(seq, go);
+      setTimeout(() => {
+        if (run.early.get(seq) !== go) return;
+        // The calls before it never came: run everything waiting up to it, in order.
+        for (const k of [...run.early.keys()].sort((a, b) => a - b)) {
+          if (k > seq) break;
+          run.nextSeq = Math.max(run.nextSeq, k);
+          run.early.get(k)?.();
+        }
+      }, seqGapMs);
+    });
+  }
+
+  function newFuture(
+    info: FakeTinkerRequestInfo,
+    work: () => unknown,
+    order?: { run: TrainingRun; seq: number },
+  ): string {
     counters.request += 1;
     const id = `req-${pad(counters.request)}`;
     const fault = options.futures?.plan?.({ ...info, requestId: id });
@@ -368,16 +410,20 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
         category: fault === 'fail-user' ? 'user' : 'server',
       };
     } else if (fault !== 'expire' && fault !== 'never') {
-      try {
-        future.result = work();
-      } catch (error) {
-        // A request the server accepted but could not carry out: the future fails, as Tinker's do.
-        const message = error instanceof Error ? error.message : String(error);
-        future.error = {
-          error: message,
-          category: error instanceof HttpError && error.status < 500 ? 'user' : 'server',
-        };
-      }
+      const execute = () => {
+        try {
+          future.result = work();
+        } catch (error) {
+          // A request the server accepted but could not carry out: the future fails, as Tinker's do.
+          const message = error instanceof Error ? error.message : String(error);
+          future.error = {
+            error: message,
+            category: error instanceof HttpError && error.status < 500 ? 'user' : 'server',
+          };
+        }
+      };
+      if (order) future.done = inOrder(order.run, order.seq, execute);
+      else execute();
     }
     futures.set(id, future);
     return id;
@@ -609,9 +655,13 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
       stats.warnings.push({ route, warning });
       if (entry) entry.warning = warning;
     }
+    const ordered = SEQUENCED.has(route) ? runs.get(String(b.model_id)) : undefined;
     const future = (work: () => unknown, modelId?: string) => ({
       status: 200,
-      body: { request_id: newFuture(info, work), ...(modelId ? { model_id: modelId } : {}) },
+      body: {
+        request_id: newFuture(info, work, ordered ? { run: ordered, seq: b.seq_id as number } : undefined),
+        ...(modelId ? { model_id: modelId } : {}),
+      },
     });
     if (method === 'GET' && route === 'healthz') return { status: 200, body: { status: 'ok' } };
     if (method === 'GET' && route === 'get_server_capabilities') {
@@ -709,6 +759,8 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
           created: now(),
           lastRequest: now(),
           unloaded: false,
+          nextSeq: 1,
+          early: new Map(),
         };
         return future(() => {
           runs.set(id, run);
@@ -837,6 +889,7 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
           futures.delete(id);
           throw new HttpError(410, `promise ${id} expired`);
         }
+        if (f.done) await f.done;
         const early = f.readyAt - Date.now();
         // A poll before the work is done is held until it is (servers hold polls open too).
         if (early > 0) await new Promise((r) => setTimeout(r, early));

@@ -84,6 +84,11 @@ export interface FakeTinkerOptions {
      */
     workMs?: Partial<Record<string, number>>;
   };
+  /**
+   * Training calls of a model run in `seq_id` order (1, 2, 3 … from its creation): one that arrives ahead of
+   * its turn waits for those before it, for at most this long. Default 100 ms.
+   */
+  seqGapMs?: number;
   /** Keep each request's route, body and headers (API keys removed) in `requests`. Default true. */
   record?: boolean;
 }

@@ -26,28 +26,36 @@ export function datumBytes(datum: Datum, wire: 'json' | 'protobuf'): number {
  */
 export function chunkData(
   data: readonly Datum[],
-  limits: { maxData?: number; maxBytes?: number; wire?: 'json' | 'protobuf' } = {},
-): { data: Datum[]; bytes: number }[] {
+  limits: { maxData?: number; maxBytes?: number; wire?: 'json' | 'protobuf'; keepJson?: boolean } = {},
+): { data: Datum[]; bytes: number; json?: string[] }[] {
   const maxData = limits.maxData ?? TINKER_MAX_CHUNK_DATA;
   const maxBytes = limits.maxBytes ?? TINKER_MAX_CHUNK_BYTES;
   if (!(Number.isInteger(maxData) && maxData >= 1)) {
     throw new InvalidArgumentError('maxData', `expected an integer >= 1, got ${maxData}`);
   }
   if (!(maxBytes > 0)) throw new InvalidArgumentError('maxBytes', `expected a number > 0, got ${maxBytes}`);
-  const chunks: { data: Datum[]; bytes: number }[] = [];
+  const wire = limits.wire ?? 'json';
+  const keep = wire === 'json' && limits.keepJson === true;
+  const chunks: { data: Datum[]; bytes: number; json?: string[] }[] = [];
   let current: Datum[] = [];
+  let texts: string[] = [];
   let bytes = 0;
+  const close = () => chunks.push(keep ? { data: current, bytes, json: texts } : { data: current, bytes });
   for (const datum of data) {
-    const size = datumBytes(datum, limits.wire ?? 'json');
+    // JSON: the text is what is sent, so its length is the size (and, kept, the body is written from it).
+    const text = wire === 'json' ? JSON.stringify(datum) : undefined;
+    const size = text === undefined ? datumBytes(datum, wire) : Buffer.byteLength(text);
     if (current.length > 0 && (bytes + size > maxBytes || current.length === maxData)) {
-      chunks.push({ data: current, bytes });
+      close();
       current = [];
+      texts = [];
       bytes = 0;
     }
     current.push(datum);
+    if (keep) texts.push(text as string);
     bytes += size;
   }
-  if (current.length > 0) chunks.push({ data: current, bytes });
+  if (current.length > 0) close();
   return chunks;
 }
 

@@ -135,6 +135,11 @@ interface CallOptions {
 
 class Expired extends Error {}
 
+/** A body serialized already (the chunks of `forwardBackwardChunks`: each datum's JSON is made once). */
+class JsonText {
+  constructor(readonly text: string) {}
+}
+
 interface HttpAnswer {
   status: number;
   headers: Headers;
@@ -277,7 +282,7 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
         ...(apiKey ? { 'X-API-Key': apiKey } : {}),
         ...headers,
       },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...(body === undefined ? {} : { body: body instanceof JsonText ? body.text : JSON.stringify(body) }),
       signal: combined,
     });
     const text = await response.text();
@@ -665,9 +670,9 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
 
   /**
    * `forward_backward` (or `forward`) over any number of data, the SDK's way: split into requests of at most
-   * `maxData` data and `maxBytes` bytes, each numbered with its `seq_id`, submitted one after another in
-   * order (each waits only for the previous one's `request_id`, as the SDK's turns do) and their futures
-   * awaited together, so the chunks are worked on at once. Results come back per chunk, in order.
+   * `maxData` data and `maxBytes` bytes, numbered with consecutive `seq_id`s, all submitted before any result
+   * is awaited (the SDK's `parallel_fwdbwd_chunks`: every chunk but the first at once, then the first), and
+   * their futures awaited together, so the chunks are worked on at once. Results come back per chunk, in order.
    */
   async function forwardBackwardChunks(
     request: {
@@ -692,25 +697,34 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
       maxData: chunkOptions.maxData ?? TINKER_MAX_CHUNK_DATA,
       maxBytes: chunkOptions.maxBytes ?? TINKER_MAX_CHUNK_BYTES,
       wire: 'json',
+      keepJson: true,
     });
-    const submitted: { data: Datum[]; seqId: number; future: TinkerFuture<ForwardBackwardOutput> }[] = [];
     const signal = chunkOptions.signal;
-    for (const chunk of chunks) {
+    // Numbered in order first, so the server (which works a model's calls in seq_id order) sees one sequence.
+    const numberedChunks = chunks.map((chunk) => {
       const seqId = seqFor(request.model_id, chunkOptions.nextSeqId?.());
-      const input = {
-        data: chunk.data,
-        loss_fn: request.loss_fn,
-        ...(request.loss_fn_config ? { loss_fn_config: request.loss_fn_config } : {}),
-      };
-      const body = chunkOptions.forwardOnly
-        ? { model_id: request.model_id, seq_id: seqId, forward_input: input }
-        : { model_id: request.model_id, seq_id: seqId, forward_backward_input: input };
-      submitted.push({
-        data: chunk.data,
-        seqId,
-        future: await submit<ForwardBackwardOutput>(route, body, signal ? { signal } : {}),
-      });
-    }
+      // The body is written from the data's JSON made while chunking (each datum serialized once).
+      const input = `{"data":[${(chunk.json ?? []).join(',')}],"loss_fn":${JSON.stringify(request.loss_fn)}${
+        request.loss_fn_config ? `,"loss_fn_config":${JSON.stringify(request.loss_fn_config)}` : ''
+      }}`;
+      const key = chunkOptions.forwardOnly ? 'forward_input' : 'forward_backward_input';
+      const body = new JsonText(
+        `{"model_id":${JSON.stringify(request.model_id)},"seq_id":${seqId},"${key}":${input}}`,
+      );
+      return { data: chunk.data, seqId, body };
+    });
+    const send = (c: (typeof numberedChunks)[number]) =>
+      submit<ForwardBackwardOutput>(route, c.body, signal ? { signal } : {});
+    // The SDK's parallel mode: every chunk but the first at once, then the first, so that when the server can
+    // start (at the first seq_id) the rest are already queued and are worked on together.
+    const [head, ...rest] = numberedChunks;
+    const restFutures = await Promise.all(rest.map(send));
+    const headFuture = await send(head as (typeof numberedChunks)[number]);
+    const submitted = numberedChunks.map((c, i) => ({
+      data: c.data,
+      seqId: c.seqId,
+      future: i === 0 ? headFuture : (restFutures[i - 1] as TinkerFuture<ForwardBackwardOutput>),
+    }));
     const outputs = await Promise.all(submitted.map((s) => s.future.result()));
     return {
       chunks: submitted.map((s, i) => ({
