@@ -237,13 +237,13 @@ describe('seq ids, finite inputs, the session version', () => {
       .map((r) => r.body?.seq_id);
     expect(seqs).toEqual([1, 5, 6, 7]);
     expect(client.nextSeqId(modelId)).toBe(8);
-    expect(() =>
+    await expect(
       client.forwardBackward({
         model_id: modelId,
         seq_id: 0,
         forward_backward_input: { data: [datum(1)], loss_fn: 'ppo' },
       }),
-    ).toThrow(/seq_id/);
+    ).rejects.toThrow(/seq_id/);
   });
 
   it('refuses non-finite log-probs before sending, naming the datum and the position', async () => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRng, InvalidArgumentError } from '@skillrl/core';
+import { decodeForwardBackwardRequest, encodeForwardBackwardOutput, PROTOBUF } from './fake-protobuf.js';
 import {
   type AdamState,
   accumulateGradient,
@@ -63,6 +64,8 @@ interface Future {
   pendingPolls: number;
   /** When its work is done (`futures.workMs`). */
   readyAt: number;
+  /** The route that made it (a forward pass's result can be answered as protobuf). */
+  route: string;
   /** Settles once the work has run (a training call waits for its turn by `seq_id`). */
   done?: Promise<void>;
   fault?: FakeFutureFault;
@@ -121,11 +124,11 @@ function digestOf(params: Float64Array): string {
     .digest('hex');
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const parts: Buffer[] = [];
     req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('end', () => resolve(Buffer.concat(parts)));
     req.on('error', reject);
   });
 }
@@ -270,6 +273,12 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
   const kinds = options.faults?.kinds ?? FAKE_TINKER_FAULTS;
   const pendingPolls = options.futures?.pendingPolls ?? 1;
   const seqGapMs = options.seqGapMs ?? 100;
+  const wire = options.wire ?? 'json';
+  if (wire !== 'json' && wire !== 'protobuf' && wire !== 'both')
+    throw new InvalidArgumentError(
+      'options.wire',
+      `expected "json", "protobuf" or "both", got ${JSON.stringify(wire)}`,
+    );
   const seed = options.seed ?? 0;
   const record = options.record ?? true;
   const priors = new Map<string, BasePrior>();
@@ -401,6 +410,7 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
       polls: 0,
       pendingPolls,
       readyAt: Date.now() + (options.futures?.workMs?.[info.route] ?? 0),
+      route: info.route,
       ...(fault ? { fault } : {}),
     };
     stats.futures.created += 1;
@@ -636,7 +646,7 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
     body: Record<string, unknown> | undefined,
     info: FakeTinkerRequestInfo,
     entry?: FakeTinkerRecordedRequest,
-  ): Promise<{ status: number; body: unknown }> {
+  ): Promise<{ status: number; body: unknown; bytes?: Uint8Array }> {
     const b = body ?? {};
     if (method === 'POST' && SEQUENCED.has(route)) {
       const seq = b.seq_id;
@@ -903,6 +913,24 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
           return { status: 200, body: f.error };
         }
         stats.futures.resolved += 1;
+        if (f.route === 'forward' || f.route === 'forward_backward') {
+          const accept = String(entry?.headers.accept ?? '');
+          if (wire !== 'json' && accept.includes(PROTOBUF)) {
+            return {
+              status: 200,
+              body: undefined,
+              bytes: encodeForwardBackwardOutput(
+                f.result as Parameters<typeof encodeForwardBackwardOutput>[0],
+              ),
+            };
+          }
+          if (wire === 'protobuf') {
+            throw new HttpError(
+              406,
+              `the ${f.route} result is served as protobuf only here; ask with Accept: ${PROTOBUF}`,
+            );
+          }
+        }
         return { status: 200, body: f.result };
       }
       default:
@@ -913,13 +941,18 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const route = url.pathname.replace(/^\/api\/v1\//, '');
-    let text = '';
+    const baseRoute = url.pathname.replace(/^\/api\/v1\//, '');
+    let raw: Buffer;
     try {
-      text = await readBody(req);
+      raw = await readBody(req);
     } catch {
       return;
     }
+    const contentType = String(req.headers['content-type'] ?? '');
+    const binary = contentType.includes(PROTOBUF);
+    // A protobuf body is identified (idempotency, fault draws) by its bytes.
+    const text = binary ? raw.toString('base64') : raw.toString('utf8');
+    let route = baseRoute;
     stats.received += 1;
     stats.byRoute[route.startsWith('training_runs/') ? 'training_runs' : route] =
       (stats.byRoute[route.startsWith('training_runs/') ? 'training_runs' : route] ?? 0) + 1;
@@ -938,14 +971,19 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
       ...(idempotencyKey ? { idempotencyKey } : {}),
     };
     if (record) requests.push(entry);
-    const send = (status: number, payload: unknown, extra: Record<string, string> = {}) => {
+    const send = (
+      status: number,
+      payload: unknown,
+      extra: Record<string, string> = {},
+      bytes?: Uint8Array,
+    ) => {
       entry.status = status;
-      const out = JSON.stringify(payload);
+      const out = bytes ?? JSON.stringify(payload);
       const write = () => {
         if (res.destroyed) return;
         res.writeHead(status, {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(out),
+          'content-type': bytes ? PROTOBUF : 'application/json',
+          'content-length': typeof out === 'string' ? Buffer.byteLength(out) : out.byteLength,
           ...extra,
         });
         res.end(out);
@@ -954,7 +992,37 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
       else write();
     };
     try {
-      if (text.length > 0) {
+      if (binary) {
+        // The SDK 0.25's forward_backward (a forward pass too, with forward_only); skyrl-tx reads JSON only.
+        if (wire === 'json') {
+          throw new HttpError(
+            415,
+            'this server reads JSON bodies only (like skyrl-tx), not application/x-protobuf',
+          );
+        }
+        if (!(method === 'POST' && baseRoute === 'forward_backward')) {
+          throw new HttpError(
+            415,
+            `POST /api/v1/${baseRoute} takes JSON; only forward_backward takes protobuf`,
+          );
+        }
+        try {
+          const decoded = decodeForwardBackwardRequest(raw);
+          route = decoded.route;
+          body = decoded.body;
+          entry.route = route;
+        } catch (error) {
+          throw new HttpError(
+            400,
+            `the protobuf ForwardBackwardRequest does not parse: ${(error as Error).message}`,
+          );
+        }
+      } else if (wire === 'protobuf' && (baseRoute === 'forward_backward' || baseRoute === 'forward')) {
+        throw new HttpError(
+          415,
+          `this server reads ${baseRoute} as protobuf only (application/x-protobuf), as SDK 0.25 sends it`,
+        );
+      } else if (text.length > 0) {
         try {
           const parsed = JSON.parse(text) as unknown;
           if (!isObject(parsed)) throw new HttpError(400, 'expected a JSON object');
@@ -1005,12 +1073,20 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
       // A retried request with a key seen before gets the first answer again, without doing the work twice.
       const cacheKey = idempotencyKey && method !== 'GET' ? `${route} ${idempotencyKey}` : undefined;
       const cached = cacheKey ? idempotent.get(cacheKey) : undefined;
-      let answer: { status: number; body: unknown };
+      let answer: { status: number; body: unknown; bytes?: Uint8Array };
       if (cached) {
         stats.idempotentReplays += 1;
         answer = cached;
       } else {
         answer = await handle(method, route, body, info, entry);
+        if (answer.bytes) {
+          // Binary answers are not kept for replays (only futures' results are binary, and polls have no key).
+          if (fault === 'drop-after-commit') {
+            req.socket.destroy();
+            return;
+          }
+          return send(answer.status, undefined, {}, answer.bytes);
+        }
         if (cacheKey && answer.status < 500) idempotent.set(cacheKey, answer);
       }
       if (fault === 'drop-after-commit') {

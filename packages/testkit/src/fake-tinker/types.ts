@@ -85,6 +85,12 @@ export interface FakeTinkerOptions {
     workMs?: Partial<Record<string, number>>;
   };
   /**
+   * The wire format of `forward_backward` and its results: `json` (skyrl-tx's, the older SDKs'; a protobuf
+   * body gets 415), `protobuf` (SDK 0.25's only: a JSON `forward_backward`/`forward` gets 415, a result not
+   * asked for as protobuf 406), or `both`. Default `json`.
+   */
+  wire?: 'json' | 'protobuf' | 'both';
+  /**
    * Training calls of a model run in `seq_id` order (1, 2, 3 … from its creation): one that arrives ahead of
    * its turn waits for those before it, for at most this long. Default 100 ms.
    */

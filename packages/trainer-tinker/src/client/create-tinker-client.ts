@@ -3,6 +3,11 @@ import { createRng, InvalidArgumentError, redactSecrets, registerSecret } from '
 import { retryAfterMs } from '@skillrl/rollout';
 import { checkFiniteInputs, chunkData, TINKER_MAX_CHUNK_BYTES, TINKER_MAX_CHUNK_DATA } from './chunk-data.js';
 import {
+  decodeForwardBackwardOutput,
+  encodeForwardBackwardRequest,
+  PROTOBUF_CONTENT_TYPE,
+} from './protobuf-wire.js';
+import {
   outageDelayMs,
   type ResolvedRetryPolicy,
   resolveRetryPolicy,
@@ -81,6 +86,14 @@ export interface TinkerClientOptions {
    */
   signal?: AbortSignal;
   /**
+   * The wire format of `forward_backward` / `forward` and their results: `protobuf` (the SDK 0.25's, from its
+   * own descriptor: `application/x-protobuf` bodies, results asked for as protobuf), `json` (the older SDKs'
+   * and skyrl-tx's), or `auto` (protobuf, falling back to JSON for good when the server refuses a protobuf
+   * body with 415, 422, or a 400 about the body's format). `get_server_capabilities` does not say which a
+   * server reads, so the default is `auto` for Tinker's hosted service and `json` for any other URL.
+   */
+  wire?: 'json' | 'protobuf' | 'auto';
+  /**
    * Sample through a sampling session per sampler checkpoint (`create_sampling_session`), as the SDK does.
    * Default true. A server without the route (404) falls back to `model_path` / `base_model` in `asample`.
    */
@@ -114,6 +127,8 @@ export interface TinkerClientStats {
   backpressure: number;
   /** `create_sampling_session` calls. */
   samplingSessions: number;
+  /** Times `wire: 'auto'` fell back from protobuf to JSON (0 or 1). */
+  wireFallbacks: number;
 }
 
 /** A request the server answered with a `request_id`; `result()` polls `retrieve_future` until it is done. */
@@ -145,6 +160,8 @@ interface HttpAnswer {
   headers: Headers;
   json: unknown;
   text: string;
+  /** A protobuf body (`content-type: application/x-protobuf`). */
+  bytes?: Uint8Array;
 }
 
 function detailOf(answer: HttpAnswer): string {
@@ -244,7 +261,16 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
     billingPauses: 0,
     backpressure: 0,
     samplingSessions: 0,
+    wireFallbacks: 0,
   };
+  const wire = options.wire ?? (baseURL === TINKER_DEFAULT_BASE_URL ? 'auto' : 'json');
+  if (wire !== 'json' && wire !== 'protobuf' && wire !== 'auto') {
+    throw new InvalidArgumentError(
+      'wire',
+      `expected "json", "protobuf" or "auto", got ${JSON.stringify(wire)}`,
+    );
+  }
+  let protobuf = wire !== 'json';
 
   const backoff = (attempt: number) => retryDelayMs(retry, attempt, jitter.float());
   const scaled = (ms: number) => ms * retry.timeScale;
@@ -274,17 +300,26 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
     stats.requests += 1;
     const timer = AbortSignal.timeout(timeout);
     const combined = signal ? AbortSignal.any([signal, timer]) : timer;
+    const binary = body instanceof Uint8Array;
     const response = await doFetch(`${baseURL}/api/v1/${route}`, {
       method,
       headers: {
         accept: 'application/json',
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(body === undefined
+          ? {}
+          : { 'content-type': binary ? PROTOBUF_CONTENT_TYPE : 'application/json' }),
         ...(apiKey ? { 'X-API-Key': apiKey } : {}),
         ...headers,
       },
-      ...(body === undefined ? {} : { body: body instanceof JsonText ? body.text : JSON.stringify(body) }),
+      ...(body === undefined
+        ? {}
+        : { body: binary ? body : body instanceof JsonText ? body.text : JSON.stringify(body) }),
       signal: combined,
     });
+    if ((response.headers.get('content-type') ?? '').includes(PROTOBUF_CONTENT_TYPE)) {
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      return { status: response.status, headers: response.headers, json: undefined, text: '', bytes };
+    }
     const text = await response.text();
     let json: unknown;
     try {
@@ -411,7 +446,12 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
   }
 
   /** Polls one future until it is done (the loop of api_future_impl.py `_result_async`). */
-  async function poll<T>(requestId: string, route: string, callSignal?: AbortSignal): Promise<T> {
+  async function poll<T>(
+    requestId: string,
+    route: string,
+    callSignal?: AbortSignal,
+    decode?: (bytes: Uint8Array) => T,
+  ): Promise<T> {
     const signal = signalOf(callSignal);
     const started = Date.now();
     let badRequests = 0;
@@ -434,7 +474,13 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
           'POST',
           'retrieve_future',
           { request_id: requestId, allow_metadata_only: false },
-          { 'X-Tinker-Request-Iteration': String(iteration), 'X-Tinker-Request-Type': route },
+          {
+            'X-Tinker-Request-Iteration': String(iteration),
+            'X-Tinker-Request-Type': route,
+            // The SDK asks for protobuf results of the types it can read so (response_conv.py); a server
+            // that has none answers JSON, which is read as before.
+            ...(decode ? { accept: `${PROTOBUF_CONTENT_TYPE}, application/json` } : {}),
+          },
           signal,
           futures.requestTimeoutMs,
         );
@@ -444,6 +490,7 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
         await sleep(outageDelayMs(retry, connectionErrors++), signal);
         continue;
       }
+      if (answer.status === 200 && answer.bytes && decode) return decode(answer.bytes);
       if (answer.status === 200) {
         connectionErrors = 0;
         const json = answer.json as Record<string, unknown> | undefined;
@@ -512,7 +559,11 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
   }
 
   /** Sends a request that answers with a future, and returns the future. */
-  async function submit<T>(route: string, body: unknown, opts: CallOptions = {}): Promise<TinkerFuture<T>> {
+  async function submit<T>(
+    route: string,
+    body: unknown,
+    opts: CallOptions & { decode?: (bytes: Uint8Array) => T } = {},
+  ): Promise<TinkerFuture<T>> {
     const first = await call<UntypedAPIFuture>('POST', route, body, opts);
     let current = first;
     return {
@@ -531,7 +582,7 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
             });
           }
           try {
-            return await poll<T>(current.request_id, route, signal);
+            return await poll<T>(current.request_id, route, signal, opts.decode);
           } catch (error) {
             if (!(error instanceof Expired) || resubmits >= futures.maxResubmits) {
               if (error instanceof Expired) {
@@ -668,6 +719,69 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
     return future.result();
   }
 
+  const refusesProtobuf = (error: unknown) =>
+    TinkerApiError.isInstance(error) &&
+    (error.status === 415 ||
+      error.status === 422 ||
+      (error.status === 400 && /json|protobuf|content-type/i.test(error.message)));
+
+  /** Submits one forward(_backward) request in the wire format in use (see the `wire` option). */
+  async function submitForward(
+    kind: 'forward_backward' | 'forward',
+    parts: {
+      model_id: string;
+      seq_id: number;
+      data: readonly Datum[];
+      loss_fn: string;
+      loss_fn_config?: Record<string, number>;
+    },
+    json: () => unknown,
+    signal?: AbortSignal,
+  ): Promise<TinkerFuture<ForwardBackwardOutput>> {
+    if (protobuf) {
+      try {
+        // The SDK sends both passes to forward_backward, a forward one with `forward_only`.
+        return await submit<ForwardBackwardOutput>(
+          'forward_backward',
+          encodeForwardBackwardRequest({ ...parts, forwardOnly: kind === 'forward' }),
+          { decode: decodeForwardBackwardOutput, ...(signal ? { signal } : {}) },
+        );
+      } catch (error) {
+        if (wire !== 'auto' || !refusesProtobuf(error)) throw error;
+        if (protobuf) stats.wireFallbacks += 1;
+        protobuf = false;
+      }
+    }
+    return submit<ForwardBackwardOutput>(kind, json(), signal ? { signal } : {});
+  }
+
+  async function forwardOnce(
+    kind: 'forward_backward' | 'forward',
+    request: ForwardBackwardRequest | ForwardRequest,
+    signal?: AbortSignal,
+  ): Promise<ForwardBackwardOutput> {
+    const input =
+      kind === 'forward'
+        ? (request as ForwardRequest).forward_input
+        : (request as ForwardBackwardRequest).forward_backward_input;
+    const field = kind === 'forward' ? 'forward_input' : 'forward_backward_input';
+    checkFiniteInputs(input?.data ?? [], field);
+    const body = numbered(request);
+    const future = await submitForward(
+      kind,
+      {
+        model_id: body.model_id,
+        seq_id: body.seq_id,
+        data: input.data,
+        loss_fn: input.loss_fn,
+        ...(input.loss_fn_config ? { loss_fn_config: input.loss_fn_config } : {}),
+      },
+      () => body,
+      signal,
+    );
+    return future.result();
+  }
+
   /**
    * `forward_backward` (or `forward`) over any number of data, the SDK's way: split into requests of at most
    * `maxData` data and `maxBytes` bytes, numbered with consecutive `seq_id`s, all submitted before any result
@@ -696,25 +810,39 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
     const chunks = chunkData(request.data, {
       maxData: chunkOptions.maxData ?? TINKER_MAX_CHUNK_DATA,
       maxBytes: chunkOptions.maxBytes ?? TINKER_MAX_CHUNK_BYTES,
-      wire: 'json',
-      keepJson: true,
+      wire: protobuf ? 'protobuf' : 'json',
+      keepJson: !protobuf,
     });
     const signal = chunkOptions.signal;
     // Numbered in order first, so the server (which works a model's calls in seq_id order) sees one sequence.
     const numberedChunks = chunks.map((chunk) => {
       const seqId = seqFor(request.model_id, chunkOptions.nextSeqId?.());
-      // The body is written from the data's JSON made while chunking (each datum serialized once).
-      const input = `{"data":[${(chunk.json ?? []).join(',')}],"loss_fn":${JSON.stringify(request.loss_fn)}${
-        request.loss_fn_config ? `,"loss_fn_config":${JSON.stringify(request.loss_fn_config)}` : ''
-      }}`;
-      const key = chunkOptions.forwardOnly ? 'forward_input' : 'forward_backward_input';
-      const body = new JsonText(
-        `{"model_id":${JSON.stringify(request.model_id)},"seq_id":${seqId},"${key}":${input}}`,
-      );
-      return { data: chunk.data, seqId, body };
+      // The JSON body is written from the data's JSON made while chunking (each datum serialized once).
+      const json = () => {
+        const data = chunk.json ?? chunk.data.map((d) => JSON.stringify(d));
+        const input = `{"data":[${data.join(',')}],"loss_fn":${JSON.stringify(request.loss_fn)}${
+          request.loss_fn_config ? `,"loss_fn_config":${JSON.stringify(request.loss_fn_config)}` : ''
+        }}`;
+        const key = chunkOptions.forwardOnly ? 'forward_input' : 'forward_backward_input';
+        return new JsonText(
+          `{"model_id":${JSON.stringify(request.model_id)},"seq_id":${seqId},"${key}":${input}}`,
+        );
+      };
+      return { data: chunk.data, seqId, json };
     });
     const send = (c: (typeof numberedChunks)[number]) =>
-      submit<ForwardBackwardOutput>(route, c.body, signal ? { signal } : {});
+      submitForward(
+        route,
+        {
+          model_id: request.model_id,
+          seq_id: c.seqId,
+          data: c.data,
+          loss_fn: request.loss_fn,
+          ...(request.loss_fn_config ? { loss_fn_config: request.loss_fn_config } : {}),
+        },
+        c.json,
+        signal,
+      );
     // The SDK's parallel mode: every chunk but the first at once, then the first, so that when the server can
     // start (at the first seq_id) the rest are already queued and are worked on together.
     const [head, ...rest] = numberedChunks;
@@ -737,6 +865,8 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
 
   const api = {
     baseURL,
+    /** The wire format `forward_backward` speaks now (`auto` may have fallen back to `json`). */
+    wire: () => (protobuf ? 'protobuf' : 'json'),
     /** The variable the key is read from, and whether it was set (the key itself is never exposed). */
     apiKey: { env: keyEnv, set: apiKey !== undefined && apiKey !== '' },
     stats: (): TinkerClientStats => ({ ...stats }),
@@ -792,15 +922,10 @@ export function createTinkerClient(options: TinkerClientOptions = {}) {
     unloadModel: (modelId: string, signal?: AbortSignal) =>
       run<{ model_id?: string }>('unload_model', { model_id: modelId, type: 'unload_model' }, signal),
     /** POST /api/v1/forward_backward (the SDK's JSON body), then its future. */
-    forwardBackward: (request: ForwardBackwardRequest, signal?: AbortSignal) => {
-      checkFiniteInputs(request.forward_backward_input?.data ?? [], 'forward_backward_input');
-      return run<ForwardBackwardOutput>('forward_backward', numbered(request), signal);
-    },
+    forwardBackward: (request: ForwardBackwardRequest, signal?: AbortSignal) =>
+      forwardOnce('forward_backward', request, signal),
     /** POST /api/v1/forward, then its future: the loss and log-probs without gradients. */
-    forward: (request: ForwardRequest, signal?: AbortSignal) => {
-      checkFiniteInputs(request.forward_input?.data ?? [], 'forward_input');
-      return run<ForwardBackwardOutput>('forward', numbered(request), signal);
-    },
+    forward: (request: ForwardRequest, signal?: AbortSignal) => forwardOnce('forward', request, signal),
     /** POST /api/v1/optim_step, then its future. */
     optimStep: (request: OptimStepRequest, signal?: AbortSignal) =>
       run<OptimStepResponse>('optim_step', { type: 'optim_step', ...numbered(request) }, signal),

@@ -35,6 +35,7 @@ const CLIENT = {
   futures: true,
   seed: true,
   samplingSessions: true,
+  wire: true,
   fetch: false,
   signal: false,
   onRetry: false,
