@@ -106,6 +106,7 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
   const queue = new Queue<EpisodeJobData, EpisodeJobResult>(name, { connection: redis, prefix: KEY_PREFIX });
   queue.on('error', () => {});
   let events: QueueEvents | undefined;
+  let eventsConnection: Redis | undefined;
   const blobs = new Map<string, Buffer>();
   const listeners = new Map<string, (value: unknown) => void>();
   const failures = new Map<string, (reason: string) => void>();
@@ -113,6 +114,7 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
   const openEvents = () => {
     if (events) return events;
     const connection = connectRedis(url);
+    eventsConnection = connection;
     connection.on('error', () => {});
     events = new QueueEvents(name, { connection, prefix: KEY_PREFIX });
     events.on('error', () => {});
@@ -352,8 +354,10 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
     collectRollouts: collect,
     workers: () => queue.getWorkersCount(),
     async close() {
+      // BullMQ leaves connections it was given open: each is closed here, or the process would not exit.
       await events?.close();
       await queue.close();
+      eventsConnection?.disconnect();
       redis.disconnect();
     },
   };

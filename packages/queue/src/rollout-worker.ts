@@ -116,6 +116,8 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
     return entry;
   };
 
+  const connection = connectRedis(options.redis, '--redis');
+  connection.on('error', report);
   const worker = new Worker<EpisodeJobData, EpisodeJobResult>(
     name,
     async (job: Job<EpisodeJobData, EpisodeJobResult>) => {
@@ -149,7 +151,7 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
       return trajectory;
     },
     {
-      connection: connectRedis(options.redis, '--redis'),
+      connection,
       prefix: KEY_PREFIX,
       concurrency,
       lockDuration,
@@ -177,6 +179,8 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
     },
     async close(force = false) {
       await worker.close(force);
+      // BullMQ leaves a connection it was given open.
+      connection.disconnect();
       blobs.disconnect();
     },
     processed: () => processed,

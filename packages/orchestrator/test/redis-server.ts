@@ -1,0 +1,77 @@
+// A copy of @skillrl/queue's test helper (test files are not published; the two packages test apart).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A port nothing listens on now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestRedis {
+  url: string;
+  port: number;
+  /** Kills the server and starts a fresh one on the same port: without persistence, everything is gone. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Debian's redis-server (or SKILLRL_TEST_REDIS_BIN) as a child process on a free port, with no persistence
+ * (`--save '' --appendonly no`): a real Redis for every test, never a mock, and nothing a test leaves behind.
+ */
+export async function startRedis(): Promise<TestRedis> {
+  const bin = process.env.SKILLRL_TEST_REDIS_BIN ?? 'redis-server';
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const launch = () =>
+    new Promise<void>((resolve, reject) => {
+      const proc = spawn(
+        bin,
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      child = proc;
+      let out = '';
+      const onData = (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('Ready to accept connections')) resolve();
+      };
+      proc.stdout?.on('data', onData);
+      proc.stderr?.on('data', onData);
+      proc.on('error', (error) =>
+        reject(
+          new Error(
+            `could not start ${bin} (${error.message}); install Debian's redis-server (apt-get install redis-server) or set SKILLRL_TEST_REDIS_BIN`,
+          ),
+        ),
+      );
+      proc.on('exit', (code) => {
+        if (!out.includes('Ready to accept connections')) reject(new Error(`${bin} exited ${code}: ${out}`));
+      });
+    });
+  const kill = () =>
+    new Promise<void>((resolve) => {
+      const proc = child;
+      if (!proc || proc.exitCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGKILL');
+    });
+  await launch();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    async restart() {
+      await kill();
+      await launch();
+    },
+    stop: kill,
+  };
+}

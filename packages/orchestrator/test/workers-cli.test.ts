@@ -1,0 +1,145 @@
+import type { ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Trajectory } from '@skillrl/core';
+import { readRunStream } from '@skillrl/core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startRedis, type TestRedis } from './redis-server.js';
+import { finish, startCli, tempDir, writeConfig } from './support.js';
+
+let redis: TestRedis;
+const children: ChildProcess[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  await redis?.stop();
+});
+
+/** The issue's run: household SKILLC, seed 5, 12 steps of 8 tasks × 8 rollouts, validation every 6 steps. */
+const householdSkillc = (name: string, extra: Record<string, unknown> = {}) => ({
+  method: 'internalize',
+  seed: 5,
+  name,
+  adapter: 'household',
+  tasks: { split: 'train', limit: 32 },
+  agent: 'skill-reading',
+  concurrency: 8,
+  internalize: {
+    variant: 'skillc',
+    steps: 12,
+    tasksPerStep: 8,
+    groupSize: 8,
+    validateEvery: 6,
+    validation: { split: 'valid_seen', limit: 8 },
+    trainer: { name: 'tfjs', options: { lr: 0.01 } },
+  },
+  ...extra,
+});
+
+/** `skillrl worker` as a child process; resolves once it says it listens. Lines are kept in `lines`. */
+function startWorker(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const child = startCli(['worker', '--redis', redis.url, ...args], { env });
+  children.push(child);
+  const lines: string[] = [];
+  let buffer = '';
+  const waiters: (() => void)[] = [];
+  child.stdout?.on('data', (d) => {
+    buffer += String(d);
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    lines.push(...parts);
+    for (const w of waiters.splice(0)) w();
+  });
+  const until = (test: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => (test() ? resolve() : waiters.push(check));
+      child.once('exit', (code) => (test() ? resolve() : reject(new Error(`worker exited ${code}`))));
+      check();
+    });
+  return {
+    child,
+    lines,
+    ready: until(() => lines.some((l) => l.includes('listening on queue'))),
+    /** Episodes this worker finished (with --verbose, one line each). */
+    episodes: () => lines.filter((l) => / reward /.test(l)).length,
+    until,
+  };
+}
+
+const rollouts = (dir: string) =>
+  [...readRunStream<Trajectory>(dir, 'rollouts')]
+    .map((t) => ({ id: t.id, reward: t.reward, passed: t.verdict.passed, error: t.error?.code }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+
+const summaryOf = (dir: string) => JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+
+describe('skillrl run with workers: rollouts on BullMQ workers in other processes', () => {
+  it('two workers, one SIGKILLed mid-run and restarted: the same rollout ids, rewards and summary as in process', async () => {
+    const dir = tempDir('workers');
+    const inProcess = await finish(
+      startCli(['run', writeConfig(dir, householdSkillc('in-process'), 'local.yaml'), '--json']),
+    );
+    expect(inProcess.code).toBe(0);
+
+    const queue = 'done-when';
+    const first = startWorker(['--queue', queue, '--verbose']);
+    const second = startWorker(['--queue', queue]);
+    await Promise.all([first.ready, second.ready]);
+    const config = writeConfig(
+      dir,
+      householdSkillc('queued', { workers: { redis: redis.url, queue } }),
+      'queued.yaml',
+    );
+    const check = await finish(startCli(['check', config]));
+    expect(check.code).toBe(0);
+    expect(check.out).toMatch(/workers: 2 listening on queue "done-when"/);
+
+    const run = finish(startCli(['run', config, '--json']));
+    // Mid-run: the first worker has finished 150 of the run's 816 episodes and is inside more.
+    await first.until(() => first.episodes() >= 150);
+    first.child.kill('SIGKILL');
+    const restarted = startWorker(['--queue', queue, '--verbose']);
+    const queued = await run;
+    expect(queued.code, queued.err).toBe(0);
+    expect(first.episodes()).toBeGreaterThanOrEqual(150);
+    expect(restarted.episodes()).toBeGreaterThan(0);
+
+    const local = rollouts(join(dir, 'runs', 'in-process'));
+    const remote = rollouts(join(dir, 'runs', 'queued'));
+    expect(local.length).toBe(12 * 8 * 8 + 3 * 8 * 2);
+    expect(remote).toEqual(local);
+    expect(summaryOf(join(dir, 'runs', 'queued'))).toEqual(summaryOf(join(dir, 'runs', 'in-process')));
+
+    // Workers stop cleanly on SIGTERM.
+    second.child.kill('SIGTERM');
+    restarted.child.kill('SIGTERM');
+    const [a, b] = await Promise.all([finish(second.child), finish(restarted.child)]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+  }, 240_000);
+
+  it('with no worker the run says so on the CLI and in events, then stops with a clear error', async () => {
+    const dir = tempDir('no-worker');
+    const config = writeConfig(
+      dir,
+      householdSkillc('alone', {
+        workers: { redis: redis.url, queue: 'nobody', noWorkerNoticeMs: 500, noWorkerTimeoutMs: 2500 },
+      }),
+    );
+    const check = await finish(startCli(['check', config]));
+    expect(check.code).toBe(1);
+    expect(check.err).toMatch(
+      /no worker listens on queue "nobody"; start one with `skillrl worker --redis <url> --queue nobody`/,
+    );
+    const run = await finish(startCli(['run', config]));
+    expect(run.code).toBe(1);
+    expect(run.err).toMatch(/warning: no rollout worker has listened on queue "nobody"/);
+    expect(run.err).toMatch(/error: no rollout worker listened on queue "nobody" for \d+ s/);
+    const events = [
+      ...readRunStream<{ type: string; status?: string }>(join(dir, 'runs', 'alone'), 'events'),
+    ];
+    expect(events.some((e) => e.type === 'workers' && e.status === 'no-worker')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'run:end', status: 'failed' });
+  }, 60_000);
+});
