@@ -60,7 +60,7 @@ export async function startRedis(): Promise<TestRedis> {
   const kill = () =>
     new Promise<void>((resolve) => {
       const proc = child;
-      if (!proc || proc.exitCode !== null) return resolve();
+      if (!proc || proc.exitCode !== null || proc.signalCode !== null) return resolve();
       proc.once('exit', () => resolve());
       proc.kill('SIGKILL');
     });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError, redactObject, type Trajectory, type Usage } from '@skillrl/core';
 import {
   addUsage,
@@ -99,6 +100,9 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
       ? undefined
       : positive(options.jobTimeoutMs, 'workers.jobTimeoutMs', 0);
   const attempts = options.attempts ?? 3;
+  const quietMs = Math.max(2000, 5 * pollMs);
+  // Present while Redis keeps what this session wrote: gone, Redis lost its data (restarted without persistence).
+  const sentinel = `${KEY_PREFIX}:${name}:session:${randomUUID()}`;
   const redis: Redis = connectRedis(url);
   // A Redis that cannot be reached is reported by the calls that need it; ioredis's own error events would
   // otherwise print the URL (and its password) on every reconnect.
@@ -199,6 +203,7 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
         if (!trajectory || trajectory.id !== item.episode.id) return;
         collected.add(item.episode.id);
         pending.delete(jobId);
+        lastArrival = Date.now();
         ready.push({ trajectory, episode: item.episode, reused: false });
         poke();
       };
@@ -208,11 +213,16 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
         failure ??= { error: new EpisodeJobError(item.episode.id, reason) };
         poke();
       };
+      let lastArrival = Date.now();
+      // A failed attempt may be retried: the next poll looks at the job (its attempts) before failing the run.
+      let scanSoon = false;
       if (pending.size > 0) {
         const ev = openEvents();
         for (const jobId of pending.keys()) {
           listeners.set(jobId, (v) => arrive(jobId, v));
-          failures.set(jobId, (r) => fail(jobId, r));
+          failures.set(jobId, () => {
+            scanSoon = true;
+          });
         }
         await ev.waitUntilReady();
       }
@@ -244,10 +254,21 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
       let noWorkerSince: number | undefined;
       let noticed = false;
       let lastCheck = 0;
-      /** Pending jobs as Redis holds them: results the events missed, failures, and jobs Redis lost. */
+      let lastScan = 0;
+      /**
+       * Every poll: the workers, and whether Redis still holds this session's sentinel. A full look at the
+       * pending jobs (results the events missed, jobs that failed for good, jobs Redis lost) only first
+       * (a reattached session's finished jobs send no event), when the sentinel is gone (Redis restarted
+       * without persistence), after a failed attempt, or when nothing arrived for a while: a look per poll
+       * at hundreds of jobs costs Redis and this process more than the episodes' own traffic.
+       */
       const reconcile = async () => {
         const workers = await queue.getWorkersCount();
         const now = Date.now();
+        const alive = (await redis.exists(sentinel)) === 1;
+        if (!alive) await redis.set(sentinel, '1', 'EX', 24 * 3600);
+        const quiet = now - Math.max(lastArrival, lastScan) >= quietMs;
+        const scan = lastCheck === 0 || !alive || scanSoon || quiet;
         if (workers > 0) {
           if (noticed) {
             options.onNotice?.({
@@ -271,6 +292,10 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
             });
           }
         }
+        lastCheck = now;
+        if (!scan) return;
+        scanSoon = false;
+        lastScan = now;
         const lost: string[] = [];
         const jobIds = [...pending.keys()];
         for (let i = 0; i < jobIds.length; i += 200) {
@@ -286,20 +311,19 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
         }
         if (lost.length > 0) {
           await enqueue(lost);
-          // A first add is not news; a job that vanished after it was added is (Redis restarted).
-          if (lastCheck > 0) {
-            options.onNotice?.({
-              kind: 're-enqueued',
-              workers,
-              jobs: lost.length,
-              message: `Redis at ${describeRedisUrl(url)} no longer held ${lost.length} job(s) of this run (restarted without persistence?); enqueued them again`,
-            });
-          }
+          options.onNotice?.({
+            kind: 're-enqueued',
+            workers,
+            jobs: lost.length,
+            message: `Redis at ${describeRedisUrl(url)} no longer held ${lost.length} job(s) of this run (restarted without persistence?); enqueued them again`,
+          });
         }
-        lastCheck = now;
       };
       try {
-        if (pending.size > 0) await enqueue([...pending.keys()]);
+        if (pending.size > 0) {
+          await redis.set(sentinel, '1', 'EX', 24 * 3600);
+          await enqueue([...pending.keys()]);
+        }
         for (;;) {
           const item = ready.shift();
           if (item) {

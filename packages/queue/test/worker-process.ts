@@ -68,7 +68,7 @@ export function startWorker(
     done: (n) => until(() => events.filter((e) => e.kind === 'done').length >= n),
     kill: (signal = 'SIGTERM') =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve(child.exitCode);
+        if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode);
         child.once('exit', (code) => resolve(code));
         child.kill(signal);
       }),
