@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trajectory } from '@skillrl/core';
 import { readRunStream } from '@skillrl/core';
@@ -142,4 +142,37 @@ describe('skillrl run with workers: rollouts on BullMQ workers in other processe
     expect(events.some((e) => e.type === 'workers' && e.status === 'no-worker')).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'run:end', status: 'failed' });
   }, 60_000);
+
+  it('the session SIGKILLed mid-run and resumed: it reattaches to the queue and ends as in process', async () => {
+    const dir = tempDir('workers-resume');
+    const short = (name: string, extra: Record<string, unknown> = {}) => {
+      const c = householdSkillc(name, extra);
+      return { ...c, internalize: { ...c.internalize, steps: 4, validateEvery: 2 } };
+    };
+    const local = await finish(startCli(['run', writeConfig(dir, short('local'), 'local.yaml'), '--json']));
+    expect(local.code).toBe(0);
+    const queue = 'resume';
+    const worker = startWorker(['--queue', queue, '--concurrency', '2']);
+    await worker.ready;
+    const config = writeConfig(dir, short('queued', { workers: { redis: redis.url, queue } }), 'queued.yaml');
+    const runDir = join(dir, 'runs', 'queued');
+    const session = startCli(['run', config, '--json']);
+    const killed = finish(session);
+    // Killed once a third of its rollouts are on disk: jobs are in flight and queued behind it.
+    for (;;) {
+      const n = existsSync(join(runDir, 'rollouts.jsonl'))
+        ? [...readRunStream(runDir, 'rollouts')].length
+        : 0;
+      if (n >= 100 || session.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    session.kill('SIGKILL');
+    expect((await killed).signal).toBe('SIGKILL');
+    const resumed = await finish(startCli(['resume', runDir, '--json']));
+    expect(resumed.code, resumed.err).toBe(0);
+    expect(rollouts(runDir)).toEqual(rollouts(join(dir, 'runs', 'local')));
+    expect(summaryOf(runDir)).toEqual(summaryOf(join(dir, 'runs', 'local')));
+    worker.child.kill('SIGTERM');
+    expect((await finish(worker.child)).code).toBe(0);
+  }, 120_000);
 });
