@@ -383,7 +383,11 @@ export async function startFakeTinker(options: FakeTinkerOptions = {}): Promise<
           next();
         }
       };
-      if (seq <= run.nextSeq) return go();
+      // In turn: worked just after the request is answered (as a service queues it), not before.
+      if (seq <= run.nextSeq) {
+        setImmediate(go);
+        return;
+      }
       run.early.set(seq, go);
       setTimeout(() => {
         if (run.early.get(seq) !== go) return;
