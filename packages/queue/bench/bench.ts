@@ -40,6 +40,7 @@ function startWorker(url: string, queue: string): Promise<ChildProcess> {
 async function main() {
   const redis = await startRedis();
   const rows: { setup: string; seconds: number; steps: number }[] = [];
+  let ceiling = { seconds: 0, bytes: 0 };
   const episodes = await plan(1, EPISODES);
   const steps = (ts: { steps: unknown[] }[]) => ts.reduce((a, t) => a + t.steps.length, 0);
 
@@ -80,6 +81,27 @@ async function main() {
       ),
     );
   }
+  // The queue's own ceiling here: the same episodes with an agent that costs nothing, on 4 workers.
+  {
+    const queue = 'bench-ceiling';
+    const workers = await Promise.all(Array.from({ length: 4 }, () => startWorker(redis.url, queue)));
+    const source = createEpisodeQueue({ redis: redis.url, queue, pollMs: 500 });
+    const context = await source.putBlob(JSON.stringify({ agent: {} }));
+    await source.collectRollouts({ plan: await plan(3, 32), run: 'warm-ceiling', context }).collect();
+    t0 = performance.now();
+    const remote = await source.collectRollouts({ plan: episodes, run: 'ceiling', context }).collect();
+    ceiling = { seconds: (performance.now() - t0) / 1000, bytes: JSON.stringify(remote).length / EPISODES };
+    await source.close();
+    await Promise.all(
+      workers.map(
+        (w) =>
+          new Promise<void>((resolve) => {
+            w.once('exit', () => resolve());
+            w.kill('SIGTERM');
+          }),
+      ),
+    );
+  }
   await redis.stop();
 
   const base = rows[0] as (typeof rows)[number];
@@ -95,6 +117,9 @@ async function main() {
       `| ${r.setup} | ${r.seconds.toFixed(2)} | ${(EPISODES / r.seconds).toFixed(0)} | ${(one.seconds / r.seconds).toFixed(2)} | ${r === base ? '—' : overhead.toFixed(2)} |`,
     );
   }
+  console.log(
+    `\nqueue ceiling (4 workers, agent at 0 ms): ${(EPISODES / ceiling.seconds).toFixed(0)} episodes/s; a trajectory is ${(ceiling.bytes / 1024).toFixed(1)} KiB of JSON`,
+  );
 }
 
 main().catch((error) => {

@@ -170,7 +170,11 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
       started = true;
       const signal = batch.signal;
       signal?.throwIfAborted();
-      const ready: { trajectory: Trajectory; episode: PlannedEpisode; reused: boolean }[] = [];
+      const ready: { trajectory: Trajectory; episode: PlannedEpisode; reused: boolean; jobId?: string }[] =
+        [];
+      // Jobs whose trajectory is stored: removed from Redis, which then holds only what is in flight or not
+      // yet collected (a session that is down finds those on reattach).
+      const removals: Promise<unknown>[] = [];
       const pending = new Map<string, { episode: PlannedEpisode; data: EpisodeJobData }>();
       for (const episode of plan) {
         const stored = batch.stored?.(episode);
@@ -204,7 +208,7 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
         collected.add(item.episode.id);
         pending.delete(jobId);
         lastArrival = Date.now();
-        ready.push({ trajectory, episode: item.episode, reused: false });
+        ready.push({ trajectory, episode: item.episode, reused: false, jobId });
         poke();
       };
       const fail = (jobId: string, reason: string) => {
@@ -328,6 +332,7 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
           const item = ready.shift();
           if (item) {
             await batch.onTrajectory?.(item.trajectory, { episode: item.episode, reused: item.reused });
+            if (item.jobId) removals.push(queue.remove(item.jobId).catch(() => 0));
             summary.finished++;
             if (item.reused) summary.reused++;
             if (item.trajectory.error) summary.errors++;
@@ -352,6 +357,7 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
           wake = undefined;
         }
       } finally {
+        await Promise.all(removals);
         signal?.removeEventListener('abort', onAbort);
         for (const jobId of pending.keys()) {
           listeners.delete(jobId);

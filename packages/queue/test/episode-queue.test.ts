@@ -74,6 +74,10 @@ describe('episodes on BullMQ workers', () => {
     await source.close();
     expect(runs.map(essence)).toEqual(expected);
     expect(seen.sort()).toEqual(plan.map((e) => e.id).sort());
+    // Collected jobs are removed: Redis holds only what is in flight or not yet collected.
+    const client = new Redis(redis.url);
+    expect(await client.keys(`skillrl:${queue}:ep-*`)).toEqual([]);
+    client.disconnect();
     // Both processes took part.
     expect(a.events.filter((e) => e.kind === 'done').length).toBeGreaterThan(0);
     expect(b.events.filter((e) => e.kind === 'done').length).toBeGreaterThan(0);
