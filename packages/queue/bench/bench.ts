@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectRollouts, planRollouts } from '@skillrl/rollout';
 import household from '@skillrl/task-household';
+import { Redis } from 'ioredis';
 import { createEpisodeQueue } from '../src/index.js';
 // @ts-expect-error -- the plain-JS agent the tests use
 import { createSeededAgent } from '../test/fixtures/seeded-agent.mjs';
@@ -40,7 +41,7 @@ function startWorker(url: string, queue: string): Promise<ChildProcess> {
 async function main() {
   const redis = await startRedis();
   const rows: { setup: string; seconds: number; steps: number }[] = [];
-  let ceiling = { seconds: 0, bytes: 0 };
+  let ceiling = { seconds: 0, bytes: 0, payload: 0, redisMs: 0, sessionMs: 0 };
   const episodes = await plan(1, EPISODES);
   const steps = (ts: { steps: unknown[] }[]) => ts.reduce((a, t) => a + t.steps.length, 0);
 
@@ -84,13 +85,30 @@ async function main() {
   // The queue's own ceiling here: the same episodes with an agent that costs nothing, on 4 workers.
   {
     const queue = 'bench-ceiling';
+    const probe = new Redis(redis.url);
     const workers = await Promise.all(Array.from({ length: 4 }, () => startWorker(redis.url, queue)));
     const source = createEpisodeQueue({ redis: redis.url, queue, pollMs: 500 });
     const context = await source.putBlob(JSON.stringify({ agent: {} }));
     await source.collectRollouts({ plan: await plan(3, 32), run: 'warm-ceiling', context }).collect();
+    const redisCpu = async () => {
+      const info = await probe.info('cpu');
+      const v = (k: string) => Number(new RegExp(`${k}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+      return v('used_cpu_sys') + v('used_cpu_user');
+    };
+    const r0 = await redisCpu();
+    const c0 = process.cpuUsage();
     t0 = performance.now();
     const remote = await source.collectRollouts({ plan: episodes, run: 'ceiling', context }).collect();
-    ceiling = { seconds: (performance.now() - t0) / 1000, bytes: JSON.stringify(remote).length / EPISODES };
+    const seconds = (performance.now() - t0) / 1000;
+    const session = process.cpuUsage(c0);
+    ceiling = {
+      seconds,
+      bytes: JSON.stringify(remote).length / EPISODES,
+      payload: JSON.stringify(episodes).length / EPISODES,
+      redisMs: (((await redisCpu()) - r0) * 1000) / EPISODES,
+      sessionMs: (session.user + session.system) / 1000 / EPISODES,
+    };
+    probe.disconnect();
     await source.close();
     await Promise.all(
       workers.map(
@@ -118,7 +136,7 @@ async function main() {
     );
   }
   console.log(
-    `\nqueue ceiling (4 workers, agent at 0 ms): ${(EPISODES / ceiling.seconds).toFixed(0)} episodes/s; a trajectory is ${(ceiling.bytes / 1024).toFixed(1)} KiB of JSON`,
+    `\nqueue ceiling (4 workers, agent at 0 ms, all on this machine): ${(EPISODES / ceiling.seconds).toFixed(0)} episodes/s; per episode: Redis CPU ${ceiling.redisMs.toFixed(3)} ms, session CPU ${ceiling.sessionMs.toFixed(3)} ms, job payload ${(ceiling.payload / 1024).toFixed(1)} KiB, trajectory ${(ceiling.bytes / 1024).toFixed(1)} KiB of JSON`,
   );
 }
 
