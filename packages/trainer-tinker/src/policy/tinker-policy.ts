@@ -13,6 +13,7 @@ import {
   type SampleResponse,
   type SamplingParams,
 } from '../client/tinker-types.js';
+import { verifyModelTokenizer } from '../client/verify-model-tokenizer.js';
 import { type ChatTokenizer, loadChatTokenizer } from '../tokenizer/load-chat-tokenizer.js';
 import { assertOnPolicySampling } from './on-policy-sampling.js';
 
@@ -39,6 +40,11 @@ export interface TinkerPolicyOptions extends TinkerClientOptions {
   tokenizer: string | ChatTokenizer;
   /** More stop tokens than the tokenizer config's `eos_token`. */
   stopTokens?: string[];
+  /**
+   * Train even though the tokenizer's name differs from the model's `tokenizer_id` (`get_info`), knowing the
+   * two tokenize alike. Default false: a mismatch is a `TinkerTokenizerMismatchError`.
+   */
+  acceptTokenizerMismatch?: boolean;
   /** LoRA rank of the training run: the main cost knob of training. Default 32 (the SDK's). */
   loraRank?: number;
   /** LoRA initialisation seed (`LoraConfig.seed`), so a run started again starts from the same weights. */
@@ -221,6 +227,11 @@ export class TinkerPolicy {
     );
     this.modelId = created.model_id;
     this.seq = 1;
+    // A tokenizer folder for another model would go unnoticed otherwise (a nameless one cannot be checked).
+    await verifyModelTokenizer(this.client, created.model_id, this.tokenizer, {
+      ...(this.options.acceptTokenizerMismatch ? { acceptMismatch: true } : {}),
+      ...(signal ? { signal } : {}),
+    });
     const attach = this.attach;
     this.attach = undefined;
     const runs = [...(attach?.trainingRuns ?? this.state.trainingRuns), created.model_id];
@@ -300,20 +311,21 @@ export class TinkerPolicy {
     let klTokens = 0;
     let maxLogRatio = 0;
     let requests = 0;
-    for (let start = 0; start < datums.length; start += options.chunkSize) {
-      const chunk = datums.slice(start, start + options.chunkSize);
-      const out = await this.client.forwardBackward(
-        {
-          model_id: modelId,
-          seq_id: this.nextSeq(),
-          forward_backward_input: {
-            data: chunk,
-            loss_fn: options.loss,
-            ...(options.lossConfig ? { loss_fn_config: options.lossConfig } : {}),
-          },
-        },
-        options.signal,
-      );
+    // Pipelined as the SDK does: every chunk submitted before any result is awaited (numbered by the policy).
+    const pipelined = await this.client.forwardBackwardChunks(
+      {
+        model_id: modelId,
+        data: datums,
+        loss_fn: options.loss,
+        ...(options.lossConfig ? { loss_fn_config: options.lossConfig } : {}),
+      },
+      {
+        maxData: options.chunkSize,
+        nextSeqId: () => this.nextSeq(),
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+    );
+    for (const { data: chunk, output: out } of pipelined.chunks) {
       requests += 1;
       lossSum += out.metrics?.['loss:sum'] ?? 0;
       // How far the learner's log-probs are from the sampler's on the trained tokens: ~0 when on-policy.

@@ -36,15 +36,17 @@ const matches = (pattern: string, id: string) => {
  * `TinkerTokenizerMismatchError` naming both when they differ, unless `acceptMismatch` (then `accepted`).
  */
 export function checkTokenizer(
-  tokenizer: Pick<ChatTokenizer, 'names' | 'source'>,
+  tokenizer: { names?: readonly string[]; source: string },
   tokenizerId: string | null | undefined,
   options: { acceptMismatch?: boolean } = {},
 ): 'match' | 'unverified' | 'accepted' {
-  if (!tokenizerId || tokenizer.names.length === 0) return 'unverified';
-  if (tokenizer.names.some((n) => matches(n, tokenizerId))) return 'match';
+  // A tokenizer built by hand may carry no names at all.
+  const names = tokenizer.names ?? [];
+  if (!tokenizerId || names.length === 0) return 'unverified';
+  if (names.some((n) => matches(n, tokenizerId))) return 'match';
   if (options.acceptMismatch) return 'accepted';
   throw new TinkerTokenizerMismatchError(
-    `the model's tokenizer is ${tokenizerId}, but the tokenizer loaded from ${tokenizer.source} is ${tokenizer.names.join(' / ')}: load the model's own tokenizer files, or set acceptTokenizerMismatch if the two are known to tokenize alike`,
-    { tokenizerId, names: tokenizer.names },
+    `the model's tokenizer is ${tokenizerId}, but the tokenizer loaded from ${tokenizer.source} is ${names.join(' / ')}: load the model's own tokenizer files, or set acceptTokenizerMismatch if the two are known to tokenize alike`,
+    { tokenizerId, names },
   );
 }
