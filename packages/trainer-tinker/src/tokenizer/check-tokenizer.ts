@@ -1,5 +1,4 @@
 import { SkillrlError } from '@skillrl/core';
-import type { ChatTokenizer } from './load-chat-tokenizer.js';
 
 const MISMATCH = Symbol.for('skillrl.error.tinker-tokenizer-mismatch');
 
