@@ -38,6 +38,8 @@ describe('resume --set: only what cannot change what the run computes', () => {
     'concurrency',
     'health.maxErrorShare',
     'store.compression',
+    'workers',
+    'workers.redis',
   ])('%s is allowed', (path) => {
     expect(resumeOverrideProblem(path)).toBeUndefined();
     expect(parseOverride(`${path}=2`)).toEqual({ path, value: 2 });
@@ -68,7 +70,7 @@ describe('resume --set: only what cannot change what the run computes', () => {
     expect(message).toContain(
       `"${path}" cannot be changed on resume: only endpoints, keys, timeouts, retries, rate limits and concurrency can (they do not change what the run computes); ${advice}`,
     );
-    expect(message).toContain('Allowed: concurrency, health.…, store.…, and baseURL, baseURLs');
+    expect(message).toContain('Allowed: concurrency, health.…, store.…, workers.…, and baseURL, baseURLs');
   });
 
   it('applyOverrides checks each path the same way, and `run --set` (anyPath) may change anything', () => {

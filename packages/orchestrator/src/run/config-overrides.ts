@@ -26,10 +26,14 @@ export const OVERRIDABLE_PATHS = [
   'concurrency',
   'health',
   'store',
+  'workers',
 ] as const;
 
-/** Run settings a resume may change whole: how many episodes at once, when to stop, how files are laid out. */
-const RUN_SETTINGS = ['concurrency', 'health', 'store'] as const;
+/**
+ * Run settings a resume may change whole: how many episodes at once, when to stop, how files are laid out,
+ * where episodes run (rollout workers give the same rollouts as this process).
+ */
+const RUN_SETTINGS = ['concurrency', 'health', 'store', 'workers'] as const;
 
 /**
  * Where component options that reach an endpoint live: each component's `options`, and the objects inside
@@ -127,7 +131,7 @@ export function resumeOverrideProblem(path: string): string | undefined {
             ? 'start a new run for another prompt'
             : 'start a new run to change it (`skillrl run <config> --set …`)';
   return (
-    `"${path}" cannot be changed on resume: ${RULE}; ${advice}. Allowed: concurrency, health.…, store.…, ` +
+    `"${path}" cannot be changed on resume: ${RULE}; ${advice}. Allowed: concurrency, health.…, store.…, workers.…, ` +
     `and ${RESUME_ENDPOINT_KEYS.join(', ')} under a component's options (e.g. agent.options.baseURL, ` +
     'evolve.generator.options.model.baseURL)'
   );
