@@ -3,9 +3,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trajectory } from '@skillrl/core';
 import { readRunStream } from '@skillrl/core';
+import { connectRedis } from '@skillrl/queue';
+import { startFakeOpenAI } from '@skillrl/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedis, type TestRedis } from './redis-server.js';
-import { finish, startCli, tempDir, writeConfig } from './support.js';
+import { everyFile, finish, startCli, tempDir, writeConfig } from './support.js';
 
 let redis: TestRedis;
 const children: ChildProcess[] = [];
@@ -175,4 +177,66 @@ describe('skillrl run with workers: rollouts on BullMQ workers in other processe
     worker.child.kill('SIGTERM');
     expect((await finish(worker.child)).code).toBe(0);
   }, 120_000);
+
+  it("an LLM agent on workers: the API key comes from the worker's environment, never from Redis or the run directory", async () => {
+    const secret = 'sk-queue-test-5f2a9c0e1d7b4a3f';
+    const env = { ...process.env, SKILLRL_QUEUE_KEY: secret };
+    const server = await startFakeOpenAI({ respond: () => 'Action: look' });
+    try {
+      const dir = tempDir('workers-secret');
+      const queue = 'secret';
+      const worker = startWorker(['--queue', queue, '--verbose'], env);
+      await worker.ready;
+      const config = writeConfig(dir, {
+        method: 'internalize',
+        seed: 3,
+        name: 'llm',
+        adapter: 'household',
+        tasks: { split: 'train', limit: 4 },
+        agent: {
+          name: 'openai',
+          options: { model: 'fake-model', baseURL: server.baseURL, apiKeyEnv: 'SKILLRL_QUEUE_KEY' },
+        },
+        maxSteps: 3,
+        workers: { redis: redis.url, queue },
+        internalize: {
+          steps: 1,
+          tasksPerStep: 2,
+          groupSize: 2,
+          validateEvery: 1,
+          validation: { split: 'valid_seen', limit: 2 },
+          trainer: 'external',
+        },
+      });
+      const run = await finish(startCli(['run', config, '--json'], { env }));
+      expect(run.code, run.err).toBe(0);
+      expect(worker.episodes()).toBeGreaterThan(0);
+      // The endpoint answered the workers' calls (the testkit keeps no auth header to look at).
+      expect(server.requests.length).toBeGreaterThan(0);
+      const client = connectRedis(redis.url);
+      const dump: string[] = [];
+      for (const key of await client.keys('*')) {
+        dump.push(key);
+        const type = await client.type(key);
+        if (type === 'string') dump.push(String(await client.getBuffer(key)));
+        else if (type === 'hash') dump.push(JSON.stringify(await client.hgetall(key)));
+        else if (type === 'list') dump.push(JSON.stringify(await client.lrange(key, 0, -1)));
+        else if (type === 'set') dump.push(JSON.stringify(await client.smembers(key)));
+        else if (type === 'zset') dump.push(JSON.stringify(await client.zrange(key, 0, -1)));
+        else if (type === 'stream') dump.push(JSON.stringify(await client.xrange(key, '-', '+')));
+      }
+      client.disconnect();
+      const text = dump.join('\n');
+      // The config blob is there (it names the variable), the key is not.
+      expect(text).toContain('SKILLRL_QUEUE_KEY');
+      expect(text).not.toContain(secret);
+      for (const file of everyFile(join(dir, 'runs', 'llm'))) {
+        expect(readFileSync(file).includes(secret), file).toBe(false);
+      }
+      worker.child.kill('SIGTERM');
+      expect((await finish(worker.child)).code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
