@@ -3,7 +3,7 @@ import { collectRollouts, type PlannedEpisode, planRollouts } from '@skillrl/rol
 import household from '@skillrl/task-household';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEpisodeQueue, NoWorkerError, type QueueNotice } from '../src/index.js';
+import { createEpisodeQueue, EpisodeJobError, NoWorkerError, type QueueNotice } from '../src/index.js';
 // @ts-expect-error -- a plain-JS fixture, shared with the worker process
 import { createSeededAgent } from './fixtures/seeded-agent.mjs';
 import { startRedis, type TestRedis } from './redis-server.js';
@@ -279,6 +279,24 @@ describe('episodes on BullMQ workers', () => {
     expect(runs.map(essence)).toEqual(expected);
     expect([...stored.values()].every((n) => n === 1)).toBe(true);
     expect(notices.some((n) => n.kind === 're-enqueued' && (n.jobs ?? 0) > 0)).toBe(true);
+    await w.kill();
+  });
+
+  it('a job that fails on every attempt (its parts do not load on the worker) stops the run with the reason', async () => {
+    const queue = 'load-fails';
+    const w = spawnWorker(queue, { env: { SKILLRL_TEST_LOAD_FAILS: '1' } });
+    await w.ready;
+    const source = createEpisodeQueue({ redis: redis.url, queue, pollMs: 100, attempts: 2 });
+    const context = await source.putBlob('{}');
+    const plan = (await householdPlan(1, 2, 18)).slice(0, 1);
+    const error = await source
+      .collectRollouts({ plan, run: 'r8', context })
+      .collect()
+      .catch((e: unknown) => e);
+    await source.close();
+    expect(error).toBeInstanceOf(EpisodeJobError);
+    expect((error as Error).message).toContain(plan[0]?.id);
+    expect((error as Error).message).toContain('@acme/missing-adapter is not installed here');
     await w.kill();
   });
 });
