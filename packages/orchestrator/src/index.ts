@@ -13,6 +13,7 @@ export { type HealthOptions, HEALTH_DEFAULTS } from './run/health/health-options
 export { type RunHealthDetails, RunHealthError } from './run/health/run-health-error.js';
 export { type ConfigOverride, OVERRIDABLE_PATHS, parseOverride } from './run/config-overrides.js';
 export { STORE_DEFAULTS, type StoreOptions } from './run/store-options.js';
+export type { WorkersOptions } from './workers/workers-options.js';
 // Reading a run directory's streams in either layout (gzip segments and the open file, or one file).
 export { readRunStream, readRunStreamLines, streamFiles } from '@skillrl/core';
 
