@@ -58,11 +58,9 @@ export { buildUpdate, type UpdateTurn } from './policy/build-update.js';
 export { createTinkerChatModel, type TinkerChatModelOptions } from './policy/create-tinker-chat-model.js';
 export {
   createTinkerEditorParts,
-  createTinkerReplyRecorder,
   TINKER_EDITOR_CREDIT_KEYS,
   type TinkerEditorCreditOptions,
   type TinkerEditorOptions,
-  type TinkerReplyRecorder,
   type TinkerTrainedEditor,
   withTinkerTraining,
 } from './policy/trainable-editor.js';

@@ -1,4 +1,4 @@
-import type { ChatMessage, SkillCandidate, SkillGenerator } from '@skillrl/core';
+import type { ChatMessage, RejectedProposal, SkillCandidate, SkillGenerator } from '@skillrl/core';
 import { type FakeTinkerServer, startFakeTinker, TINY_EDITOR_MODEL, tinyChatDir } from '@skillrl/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTinkerEditorParts } from '../src/index.js';
@@ -86,13 +86,20 @@ describe('the trainable editor on Tinker', () => {
       repairPenalty: 0.25,
       futures: { pollIntervalMs: 1 },
     });
-    // A stand-in for the LLM editor: it samples 6 replies and keeps those naming black (the others are what an
-    // editor rejects: no SKILL.md in them); the first kept one it repaired. Kept replies repeat the same
-    // tokens, so each is matched to one sampled reply only.
+    // A stand-in for the LLM editor: it samples 6 replies and keeps those naming black; the others are what an
+    // editor rejects (no SKILL.md in them), reported through onReject with their sampled tokens, as the LLM
+    // editor does. The first kept one it repaired.
     const stub: SkillGenerator = {
       name: 'stub',
-      propose: async (_context, n) => {
+      propose: async (context, n) => {
         const reply = await parts.model.complete({ messages, n: 6, seed: 11 });
+        for (const c of reply.choices.filter((c) => !c.text.includes('black'))) {
+          context.onReject?.({
+            kind: 'reply',
+            reason: 'no SKILL.md in the reply',
+            reply: { tokenIds: c.tokenIds!, logProbs: c.logProbs!, prompt: messages },
+          });
+        }
         return reply.choices
           .filter((c) => c.text.includes('black'))
           .slice(0, n)
@@ -108,7 +115,15 @@ describe('the trainable editor on Tinker', () => {
     };
     const editor = parts.train(stub);
     const task = { id: 't', family: 'sky', split: 'train' as const, prompt: 'p' };
-    const candidates = (await editor.propose({ task, generation: 1, history: [] }, 6)) as SkillCandidate[];
+    const proposeWithRejections = async (generation: number) => {
+      const rejected: RejectedProposal[] = [];
+      const out = (await editor.propose(
+        { task, generation, history: [], onReject: (r) => rejected.push(r) },
+        6,
+      )) as SkillCandidate[];
+      return { candidates: out, rejected };
+    };
+    const { candidates, rejected } = await proposeWithRejections(1);
     const kept = candidates.length;
     expect(kept).toBeGreaterThan(0);
     expect(kept).toBeLessThan(6);
@@ -116,6 +131,7 @@ describe('the trainable editor on Tinker', () => {
     const metrics = await editor.update(
       candidates,
       candidates.map(() => 0.5),
+      { rejected },
     );
     expect(metrics).toMatchObject({ candidates: kept, invalid_replies: 6 - kept, repaired: 1, datums: 6 });
     const sent = server.requests
@@ -136,13 +152,20 @@ describe('the trainable editor on Tinker', () => {
     );
     // Each datum's non-zero advantages cover exactly its reply's tokens.
     expect(perDatum.every((a) => a.every((x) => x === a[0]))).toBe(true);
-    // The next generation's update knows only its own replies.
-    const again = (await editor.propose({ task, generation: 2, history: [] }, 6)) as SkillCandidate[];
+    // The update credits the rejections it is given, nothing it saw sampled: the same batch with the stored
+    // rejections (a resumed generation) trains the same replies, and without them none is credited.
+    const again = await proposeWithRejections(2);
     const second = await editor.update(
-      again,
-      again.map(() => 0.5),
+      again.candidates,
+      again.candidates.map(() => 0.5),
+      { rejected: JSON.parse(JSON.stringify(again.rejected)) },
     );
-    expect(second.invalid_replies).toBe(6 - again.length);
+    expect(second.invalid_replies).toBe(6 - again.candidates.length);
+    const none = await editor.update(
+      again.candidates,
+      again.candidates.map(() => 0.5),
+    );
+    expect(none.invalid_replies).toBe(0);
     expect(() =>
       createTinkerEditorParts({
         baseURL: server.url,

@@ -1,3 +1,4 @@
+import type { ChatMessage } from './chat-model.js';
 import type { Skill } from './skill.js';
 import type { Task } from './task.js';
 
@@ -37,6 +38,29 @@ export interface RejectedProposal {
   excerpt?: string;
   /** The loop's attempt the proposal came from: 0 for the first call, then one per retry. */
   attempt?: number;
+  /**
+   * The rejected reply as the editor's model sampled it, when the model returns tokens (an editor trained on
+   * its own samples): its token ids and log-probs, and the prompt it answered. Stored with the proposal, so a
+   * trained editor credits the reply in the generation's update, on a resumed run as on an uninterrupted one.
+   */
+  reply?: RejectedReplyTokens;
+}
+
+/** A rejected reply's own sampled tokens (`RejectedProposal.reply`). */
+export interface RejectedReplyTokens {
+  tokenIds: number[];
+  logProbs: number[];
+  /** The chat messages the reply answered (rendered again through the chat template to train on). */
+  prompt: ChatMessage[];
+}
+
+/** What a trainable generator's update is told besides its candidates' advantages. */
+export interface SkillUpdateContext {
+  /**
+   * The generation's proposals that became no candidate and carry their sampled tokens (`reply`), across its
+   * tasks and retries, in task then attempt order; read back from the run directory on a resumed run.
+   */
+  rejected: readonly RejectedProposal[];
 }
 
 export interface SkillGenerationContext {
@@ -83,6 +107,13 @@ export interface SkillGenerator {
    */
   readonly maxConcurrency?: number;
   propose(context: SkillGenerationContext, n: number): Promise<SkillCandidate[]>;
-  /** Trainable generators learn from candidate advantages (one per candidate). */
-  update?(candidates: readonly SkillCandidate[], advantages: ArrayLike<number>): Promise<TrainMetrics>;
+  /**
+   * Trainable generators learn from candidate advantages (one per candidate), and may credit the rejected
+   * replies of the same generation (`context.rejected`: a defined negative advantage, for instance).
+   */
+  update?(
+    candidates: readonly SkillCandidate[],
+    advantages: ArrayLike<number>,
+    context?: SkillUpdateContext,
+  ): Promise<TrainMetrics>;
 }

@@ -11,6 +11,7 @@ import { formatSkill, InvalidArgumentError, mean, skillForFamily, taskSlug } fro
 import { planRollouts } from '@skillrl/rollout';
 import type {
   createSkillR1State as CreateState,
+  rejectedReplies as RejectedReplies,
   runSkillR1Generation as RunGeneration,
   SkillR1GenerationResult,
   SkillR1Proposal,
@@ -120,6 +121,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   );
   const step = method.runSkillR1Generation as typeof RunGeneration;
   const createState = method.createSkillR1State as typeof CreateState;
+  const rejectedOf = method.rejectedReplies as typeof RejectedReplies;
   let generator: ResolvedComponent<SkillGenerator> | undefined;
   if (variant !== 'no-skill') {
     generator = await resolveComponent(
@@ -190,9 +192,19 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
             rows: { taskId: string; candidate: number; advantage: number; fallback?: true }[];
           }>('advantages', `g${g}`);
           if (!record) continue;
-          // The step learns from the editor's own candidates only, never from a fallback's current skill.
+          // The step learns from the editor's own candidates only, never from a fallback's current skill,
+          // and from its rejected replies (stored with each task's proposal), as the generation's update did.
           const rows = record.rows.filter((r) => !r.fallback);
-          if (rows.length === 0) continue;
+          const rejected = training.tasks
+            .map((t) => t.id)
+            .flatMap((taskId) => {
+              const stored = session.readKeyed<{ attempts?: SkillR1ProposalAttempt[] }>(
+                'candidates',
+                `g${g}/${taskId}`,
+              );
+              return rejectedOf({ attempts: stored?.attempts ?? [] });
+            });
+          if (rows.length === 0 && rejected.length === 0) continue;
           const candidates = rows.map((r) => {
             const stored = session.readKeyed<{ candidates: SkillCandidate[] }>(
               'candidates',
@@ -209,6 +221,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           await generator.value.update(
             candidates,
             rows.map((r) => r.advantage),
+            { rejected },
           );
         }
       }
@@ -257,7 +270,10 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         session.withEditorBudget<Parameters<typeof step>[1]>({
           propose: (context, n) => (gen as ResolvedComponent<SkillGenerator>).value.propose(context, n),
           ...(gen?.value.update
-            ? { update: (candidates, advantages) => gen.value.update!(candidates, advantages) }
+            ? {
+                update: (candidates, advantages, context) =>
+                  gen.value.update!(candidates, advantages, context),
+              }
             : {}),
           runEpisodes: ({ generation, ...request }) =>
             session.runEpisodes(planRollouts(request), unit, { ...runCtx, generation }),

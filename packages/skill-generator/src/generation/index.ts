@@ -5,6 +5,7 @@ export type {
   SkillR1ProposalAttempt,
   SkillR1ProposalStats,
 } from './propose-candidates.js';
+export { rejectedReplies } from './propose-candidates.js';
 export {
   createSkillR1State,
   runSkillR1Generation,

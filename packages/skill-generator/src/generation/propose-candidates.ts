@@ -1,6 +1,7 @@
 import type {
   GenerationRecord,
   RejectedProposal,
+  RejectedReplyTokens,
   Rng,
   Skill,
   SkillCandidate,
@@ -40,6 +41,14 @@ export interface SkillR1Proposal {
   /** Every editor call, in order (empty when candidates were re-read from an older run directory). */
   attempts: SkillR1ProposalAttempt[];
   fallback?: SkillR1Fallback;
+}
+
+/**
+ * A task's rejected replies that carry their sampled tokens, in attempt order: what a trained editor credits
+ * in the generation's update (`SkillUpdateContext.rejected`).
+ */
+export function rejectedReplies(proposal: Pick<SkillR1Proposal, 'attempts'>): RejectedProposal[] {
+  return proposal.attempts.flatMap((a) => a.rejections.filter((r) => r.reply !== undefined));
 }
 
 /** Counts over a generation's proposals: what a run's error budget reads. */
@@ -115,6 +124,8 @@ function rejectionOf(candidate: SkillCandidate | undefined, attempt: number): Re
   }
   const check = validateSkill(candidate.skill);
   if (check.ok) return undefined;
+  const prompt = (candidate.info as { prompt?: unknown } | undefined)?.prompt;
+  const reply = replyTokens({ tokenIds: candidate.tokenIds, logProbs: candidate.logProbs, prompt });
   return {
     kind: 'invalid',
     reason: check.problems.map((p) => `[${p.rule}] ${p.field}: ${p.message}`).join('; '),
@@ -122,6 +133,20 @@ function rejectionOf(candidate: SkillCandidate | undefined, attempt: number): Re
       typeof candidate.text === 'string' && candidate.text ? candidate.text : String(candidate.skill.name),
     ),
     attempt,
+    ...(reply ? { reply } : {}),
+  };
+}
+
+/** A rejected reply's sampled tokens when they are whole (ids and log-probs of one length, and a prompt). */
+function replyTokens(value: unknown): RejectedReplyTokens | undefined {
+  if (!value || typeof value !== 'object') return undefined;
+  const { tokenIds, logProbs, prompt } = value as Record<string, unknown>;
+  if (!Array.isArray(tokenIds) || !Array.isArray(logProbs) || !Array.isArray(prompt)) return undefined;
+  if (tokenIds.length === 0 || tokenIds.length !== logProbs.length) return undefined;
+  return {
+    tokenIds: tokenIds.map(Number),
+    logProbs: logProbs.map(Number),
+    prompt: prompt as RejectedReplyTokens['prompt'],
   };
 }
 
@@ -181,11 +206,13 @@ async function proposeTask(
           ...(input.signal ? { signal: input.signal } : {}),
           ...(attempt > 0 ? { attempt, rejections: earlier } : {}),
           onReject: (r) => {
+            const reply = replyTokens(r.reply);
             rejections.push({
               kind: r.kind ?? 'reply',
               reason: String(r.reason),
               ...(r.excerpt !== undefined ? { excerpt: cut(String(r.excerpt)) } : {}),
               attempt,
+              ...(reply ? { reply } : {}),
             });
           },
         },

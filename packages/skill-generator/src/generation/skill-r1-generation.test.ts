@@ -2,6 +2,7 @@ import {
   type AdvantageBatch,
   createRng,
   formatSkill,
+  type RejectedProposal,
   type Skill,
   type SkillCandidate,
   type SkillGenerationContext,
@@ -89,7 +90,11 @@ const base = (over: Partial<SkillR1GenerationInput> = {}): SkillR1GenerationInpu
 function ports(over: Partial<SkillR1Ports> = {}) {
   const requests: SkillR1EpisodeRequest[] = [];
   const batches: AdvantageBatch[] = [];
-  const updates: { candidates: readonly SkillCandidate[]; advantages: number[] }[] = [];
+  const updates: {
+    candidates: readonly SkillCandidate[];
+    advantages: number[];
+    rejected: readonly RejectedProposal[];
+  }[] = [];
   const stored = new Map<string, SkillCandidate[]>();
   const proposeCalls: { taskId: string; seed?: number; current?: string; history: number }[] = [];
   const value: SkillR1Ports = {
@@ -106,8 +111,8 @@ function ports(over: Partial<SkillR1Ports> = {}) {
     },
     runEpisodes: fakeRunner(requests),
     estimate: fakeEstimate(batches),
-    async update(candidates, advantages) {
-      updates.push({ candidates, advantages: Array.from(advantages) });
+    async update(candidates, advantages, context) {
+      updates.push({ candidates, advantages: Array.from(advantages), rejected: context.rejected });
       return { loss: 0.5 };
     },
     storedCandidates: (taskId) => stored.get(taskId),
@@ -461,6 +466,52 @@ describe('runSkillR1Generation', () => {
       reusedTasks: 1,
       rejectedProposals: 1,
     });
+  });
+
+  it('the update is given the rejected replies that carry their tokens, the same on a resumed generation', async () => {
+    const start = await runSkillR1Generation(base(), ports().value);
+    const prompt = [{ role: 'user' as const, content: 'write a skill' }];
+    const tokens = (k: number) => ({ tokenIds: [k, k + 1], logProbs: [-0.5, -0.25], prompt });
+    // Task a: one reply without a SKILL.md (with its tokens) and one without tokens, then a valid candidate;
+    // task b: a first call of invalid skills (one with tokens), then nothing valid: it falls back.
+    const editor = (): Partial<SkillR1Ports> => ({
+      async propose(context) {
+        if (context.task.id === 'a') {
+          context.onReject?.({ kind: 'reply', reason: 'no SKILL.md in the reply', reply: tokens(1) });
+          context.onReject?.({ kind: 'reply', reason: 'the reply is empty' });
+          return [{ skill: skill('good-a'), text: 'good-a' }];
+        }
+        return [
+          { skill: skill('Bad_b'), text: 'Bad_b', ...tokens(7), info: { prompt } },
+          { skill: skill('Bad_c'), text: 'Bad_c' },
+        ];
+      },
+    });
+    const fresh = ports(editor());
+    const proposals = new Map<string, SkillR1Proposal>();
+    const onCandidates = fresh.value.onCandidates;
+    fresh.value.onCandidates = (taskId, candidates, proposal) => {
+      proposals.set(taskId, JSON.parse(JSON.stringify(proposal)));
+      return onCandidates?.(taskId, candidates, proposal);
+    };
+    const input = base({ generation: 1, unit: 'g1', state: start.state, proposalRetries: 1 });
+    await runSkillR1Generation(input, fresh.value);
+    const rejected = fresh.updates[0]?.rejected ?? [];
+    // a's tokened reply, then b's two calls (attempts 0 and 1), each with one tokened invalid skill.
+    expect(rejected.map((r) => [r.kind, r.attempt, r.reply?.tokenIds])).toEqual([
+      ['reply', 0, [1, 2]],
+      ['invalid', 0, [7, 8]],
+      ['invalid', 1, [7, 8]],
+    ]);
+    expect(rejected[0]?.reply?.prompt).toEqual(prompt);
+    // Resumed from what was stored: nothing proposed again, the same rejected replies given to the update.
+    const resumed = ports({
+      propose: () => Promise.reject(new Error('a stored proposal is not proposed again')),
+      storedProposal: (taskId) => proposals.get(taskId),
+    });
+    await runSkillR1Generation(input, resumed.value);
+    expect(resumed.updates[0]?.rejected).toEqual(rejected);
+    expect(resumed.updates[0]?.advantages).toEqual(fresh.updates[0]?.advantages);
   });
 
   it('proposes for the tasks concurrently up to the limit; results and seeds are per task, in task order', async () => {

@@ -7,6 +7,7 @@ import type {
   Skill,
   SkillCandidate,
   SkillGenerationContext,
+  SkillUpdateContext,
   Task,
   TrainMetrics,
   Trajectory,
@@ -17,6 +18,7 @@ import { episodeSummary } from './episode-summary.js';
 import {
   type ProposedTask,
   proposeCandidates,
+  rejectedReplies,
   type SkillR1Fallback,
   type SkillR1Proposal,
   type SkillR1ProposalAttempt,
@@ -71,8 +73,15 @@ export interface SkillR1Ports {
   runEpisodes(request: SkillR1EpisodeRequest): Promise<Trajectory[]>;
   /** Scores the candidates: the `skill-r1` two-level estimator, or any other. A fresh estimator per call. */
   estimate(batch: AdvantageBatch): AdvantageResult;
-  /** The editor's update from candidate advantages (`SkillGenerator.update`), called when `train` is set. */
-  update?(candidates: readonly SkillCandidate[], advantages: ArrayLike<number>): Promise<TrainMetrics>;
+  /**
+   * The editor's update from candidate advantages (`SkillGenerator.update`), called when `train` is set, with
+   * the generation's rejected replies that carry their sampled tokens (`context.rejected`).
+   */
+  update?(
+    candidates: readonly SkillCandidate[],
+    advantages: ArrayLike<number>,
+    context: SkillUpdateContext,
+  ): Promise<TrainMetrics>;
   /**
    * What an interrupted run stored for this task in this generation (`onCandidates`' third argument):
    * evaluated again, not re-proposed.
@@ -380,10 +389,14 @@ async function runEditorGeneration(
   let trainMetrics: Record<string, number> | undefined;
   // The editor learns from its own proposals only: a fallback's current skill is not something it wrote.
   const learned = flat.map((f, i) => ({ f, i })).filter(({ f }) => !f.fallback);
-  if (input.train && ports.update && learned.length > 0) {
+  // Its rejected replies are its own too: a task that fell back is where they matter most. They come from the
+  // proposal records, which a resumed generation reads back, so the update is the same either way.
+  const rejected = input.tasks.flatMap((task) => rejectedReplies(proposed(task).proposal));
+  if (input.train && ports.update && (learned.length > 0 || rejected.length > 0)) {
     trainMetrics = await ports.update(
       learned.map(({ f }) => f.candidate),
       learned.map(({ i }) => advantages[i] ?? 0),
+      { rejected },
     );
   }
 

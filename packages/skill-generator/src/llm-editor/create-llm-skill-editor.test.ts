@@ -171,6 +171,29 @@ describe('createLlmSkillEditor', () => {
     expect(bodies(server)[0]?.logprobs).toBe(true);
   });
 
+  it('a rejected reply is reported with its sampled tokens and the prompt it answered (a trained editor credits it)', async () => {
+    const server = await serve({ script: [GARBAGE, FENCED] });
+    const reported: RejectedProposal[] = [];
+    const editor = createLlmSkillEditor({ model: serial(server), logprobs: true, maxRepairs: 1 });
+    const [candidate] = await editor.propose(context({ onReject: (r) => reported.push(r) }), 1);
+    expect(candidate).toBeDefined();
+    expect(reported).toHaveLength(1);
+    const reply = reported[0]?.reply;
+    expect(reply?.tokenIds).toHaveLength(fakeTokenize(GARBAGE).length);
+    expect(reply?.logProbs).toHaveLength(reply?.tokenIds.length ?? -1);
+    // The prompt of round 0, which the reply answered (round 1's prompt names the rejection).
+    expect(String(reply?.prompt.at(-1)?.content)).not.toContain('could not be used');
+    expect(reply?.prompt).toEqual(bodies(server)[0]?.messages);
+    // Without log-probs the model returns no tokens, and the rejection carries none.
+    const plain: RejectedProposal[] = [];
+    const server2 = await serve({ script: [GARBAGE, FENCED] });
+    await createLlmSkillEditor({ model: serial(server2), maxRepairs: 1 }).propose(
+      context({ onReject: (r) => plain.push(r) }),
+      1,
+    );
+    expect(plain[0]?.reply).toBeUndefined();
+  });
+
   it('derives request seeds from the context seed and the generation', async () => {
     const server = await serve({ respond: (req) => GOOD.replace('heat-mug-first', `seed-${req.seed}`) });
     const editor = createLlmSkillEditor({ model: serial(server), sampling: 'separate', seed: 9 });

@@ -330,7 +330,17 @@ export function createLlmSkillEditor(options: LlmSkillEditorOptions): SkillGener
             const entry = { round, reason: result.reason, excerpt: excerpt(reply.text) };
             rejected.push(entry);
             options.onReject?.(entry, context);
-            context.onReject?.({ kind: 'reply', reason: entry.reason, excerpt: entry.excerpt });
+            // The reply's own sampled tokens go with it, so a trained editor can credit it (negatively) in
+            // the generation's update, from the run directory on a resumed run too.
+            const { tokenIds, logProbs } = reply.choice;
+            context.onReject?.({
+              kind: 'reply',
+              reason: entry.reason,
+              excerpt: entry.excerpt,
+              ...(tokenIds && logProbs && tokenIds.length > 0
+                ? { reply: { tokenIds: [...tokenIds], logProbs: [...logProbs], prompt: messages } }
+                : {}),
+            });
             continue;
           }
           const candidate: SkillCandidate = {

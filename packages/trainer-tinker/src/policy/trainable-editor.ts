@@ -1,10 +1,9 @@
 import {
   type ChatMessage,
-  type ChatModel,
-  type ChatRequest,
   InvalidArgumentError,
   type SkillCandidate,
   type SkillGenerator,
+  type SkillUpdateContext,
 } from '@skillrl/core';
 import { buildUpdate, type UpdateTurn } from './build-update.js';
 import { createTinkerChatModel, type TinkerChatModelOptions } from './create-tinker-chat-model.js';
@@ -22,6 +21,7 @@ export interface TinkerTrainedEditor extends SkillGenerator {
   update(
     candidates: readonly SkillCandidate[],
     advantages: ArrayLike<number>,
+    context?: SkillUpdateContext,
   ): Promise<Record<string, number>>;
   toJSON(): TinkerPolicyState;
   restore(state: unknown): void;
@@ -32,7 +32,9 @@ export interface TinkerEditorCreditOptions {
   /**
    * The advantage of a reply that became no candidate (no SKILL.md in it, or a skill the generation step
    * rejected): a number <= 0, default -1 (one standard deviation below its group, on GRPO's normalised scale).
-   * 0 leaves such replies untrained. Seen only for replies sampled through the parts' chat model in this process.
+   * 0 leaves such replies untrained. The replies come from the update's `context.rejected` (the generation's
+   * rejected proposals that carry their sampled tokens, stored with the proposals), so a resumed run credits
+   * the same ones.
    */
   invalidReplyAdvantage?: number;
   /**
@@ -48,55 +50,6 @@ export const TINKER_EDITOR_CREDIT_KEYS: readonly (keyof TinkerEditorCreditOption
   'invalidReplyAdvantage',
   'repairPenalty',
 ];
-
-interface RecordedReply {
-  generation: number | undefined;
-  promptTokens: number[];
-  tokenIds: number[];
-  logProbs: number[];
-}
-
-/** Every reply a chat model returned, by generation: what tells the replies that became no candidate. */
-export interface TinkerReplyRecorder {
-  wrap(model: ChatModel): ChatModel;
-  /** The generation the replies sampled from now on belong to (older ones are dropped). */
-  begin(generation: number): void;
-  /** The replies of the current generation, which are then forgotten. */
-  take(): RecordedReply[];
-}
-
-export function createTinkerReplyRecorder(policy: TinkerPolicy): TinkerReplyRecorder {
-  let generation: number | undefined;
-  let replies: RecordedReply[] = [];
-  return {
-    wrap: (model) => ({
-      ...model,
-      async complete(request: ChatRequest) {
-        const response = await model.complete(request);
-        const promptTokens = policy.tokenizer.promptTokens(request.messages);
-        for (const choice of response.choices) {
-          if (!choice.tokenIds || !choice.logProbs || choice.tokenIds.length === 0) continue;
-          replies.push({
-            generation,
-            promptTokens,
-            tokenIds: [...choice.tokenIds],
-            logProbs: [...choice.logProbs],
-          });
-        }
-        return response;
-      },
-    }),
-    begin(g) {
-      if (g !== generation) replies = [];
-      generation = g;
-    },
-    take() {
-      const out = replies;
-      replies = [];
-      return out;
-    },
-  };
-}
 
 function checkCredit(options: TinkerEditorCreditOptions): Required<TinkerEditorCreditOptions> {
   const { invalidReplyAdvantage = -1, repairPenalty = 0 } = options;
@@ -131,28 +84,25 @@ function checkCredit(options: TinkerEditorCreditOptions): Required<TinkerEditorC
  * became: the repair is a fixed function of the reply, part of what the reply earns, so this is the
  * policy gradient of the reward of the repaired skill. What makes that honest is that every reply is
  * credited, not only those the repair saved: a reply that became no candidate (no SKILL.md, or a skill the
- * generation step rejected) gets `invalidReplyAdvantage` (default -1), when `recorder` saw it sampled; a
+ * generation step rejected) gets `invalidReplyAdvantage` (default -1), from the update's `context.rejected`
+ * (stored with the proposals, so a resumed generation credits the same replies); a
  * repaired candidate's advantage is lowered by `repairPenalty` (default 0).
  */
 export function withTinkerTraining(
   editor: SkillGenerator,
   policy: TinkerPolicy,
   options: TinkerTrainerOptions = {},
-  credit: TinkerEditorCreditOptions & { recorder?: TinkerReplyRecorder } = {},
+  credit: TinkerEditorCreditOptions = {},
 ): TinkerTrainedEditor {
   const settings = resolveTrainerOptions(options);
   const { invalidReplyAdvantage, repairPenalty } = checkCredit(credit);
-  const recorder = credit.recorder;
   policy.trainable = true;
   return {
     ...(editor.name !== undefined ? { name: editor.name } : {}),
     ...(editor.maxConcurrency !== undefined ? { maxConcurrency: editor.maxConcurrency } : {}),
     policy,
-    propose: (context, n) => {
-      recorder?.begin(context.generation);
-      return editor.propose(context, n);
-    },
-    async update(candidates, advantages) {
+    propose: (context, n) => editor.propose(context, n),
+    async update(candidates, advantages, context) {
       if (advantages.length !== candidates.length) {
         throw new InvalidArgumentError(
           'advantages',
@@ -162,7 +112,6 @@ export function withTinkerTraining(
       const items: UpdateTurn[] = [];
       let zero = 0;
       let repaired = 0;
-      const seen = new Map<string, number>();
       candidates.forEach((candidate, i) => {
         let advantage = Number(advantages[i]);
         if (!Number.isFinite(advantage))
@@ -174,8 +123,6 @@ export function withTinkerTraining(
             'has no info.prompt, tokenIds or logProbs: only the LLM editor proposing through the Tinker chat model (logprobs: true) writes them',
           );
         }
-        const key = candidate.tokenIds.join(',');
-        seen.set(key, (seen.get(key) ?? 0) + 1);
         if (candidate.repaired) {
           repaired += 1;
           advantage -= repairPenalty;
@@ -191,19 +138,16 @@ export function withTinkerTraining(
           trajectory: i,
         });
       });
-      // The replies sampled this generation that no candidate came from: each is trained once, as invalid.
+      // The generation's replies that became no candidate, with their own sampled tokens: each trained once.
       let invalid = 0;
-      for (const reply of recorder?.take() ?? []) {
-        const key = reply.tokenIds.join(',');
-        const left = seen.get(key) ?? 0;
-        if (left > 0) {
-          seen.set(key, left - 1);
+      for (const rejection of context?.rejected ?? []) {
+        const reply = rejection.reply;
+        if (!reply || reply.tokenIds.length === 0 || reply.tokenIds.length !== reply.logProbs.length)
           continue;
-        }
         invalid += 1;
         items.push({
           turn: {
-            promptTokens: reply.promptTokens,
+            promptTokens: policy.tokenizer.promptTokens(reply.prompt),
             completionTokens: reply.tokenIds,
             completionLogProbs: reply.logProbs,
           },
@@ -258,11 +202,9 @@ export function createTinkerEditorParts(options: TinkerEditorOptions) {
   // This editor is always trained: its sampling settings must keep the samples on-policy.
   assertOnPolicySampling(model as TinkerChatModelOptions, 'options');
   const policy = new TinkerPolicy(rest as unknown as TinkerPolicyOptions);
-  const recorder = createTinkerReplyRecorder(policy);
   return {
     policy,
-    model: recorder.wrap(createTinkerChatModel(policy, model as TinkerChatModelOptions)),
-    train: (editor: SkillGenerator) =>
-      withTinkerTraining(editor, policy, trainerOptions, { ...credit, recorder }),
+    model: createTinkerChatModel(policy, model as TinkerChatModelOptions),
+    train: (editor: SkillGenerator) => withTinkerTraining(editor, policy, trainerOptions, credit),
   };
 }
