@@ -14,6 +14,7 @@ describe('skillrl (the batteries-included package)', () => {
     for (const name of [
       '@skillrl/orchestrator',
       '@skillrl/export',
+      '@skillrl/queue',
       '@skillrl/task-household',
       '@skillrl/task-shop',
       '@skillrl/task-qa',
