@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import type { Trajectory } from '@skillrl/core';
 import { readRunStream } from '@skillrl/core';
 import { connectRedis } from '@skillrl/queue';
-import { startFakeOpenAI } from '@skillrl/testkit';
+import { startFakeOpenAI, startRedisServer as startRedis, type TestRedis } from '@skillrl/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from './redis-server.js';
 import { everyFile, finish, startCli, tempDir, writeConfig } from './support.js';
 
 let redis: TestRedis;

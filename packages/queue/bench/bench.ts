@@ -7,11 +7,11 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collectRollouts, planRollouts } from '@skillrl/rollout';
 import household from '@skillrl/task-household';
+import { startRedisServer as startRedis } from '@skillrl/testkit';
 import { Redis } from 'ioredis';
 import { createEpisodeQueue } from '../src/index.js';
 // @ts-expect-error -- the plain-JS agent the tests use
 import { createSeededAgent } from '../test/fixtures/seeded-agent.mjs';
-import { startRedis } from '../test/redis-server.js';
 
 const EPISODES = Number(process.env.BENCH_EPISODES ?? 384);
 const BUSY_MS = Number(process.env.BENCH_BUSY_MS ?? 0.25);

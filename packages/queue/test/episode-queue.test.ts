@@ -1,12 +1,12 @@
 import { registerSecret, type Trajectory } from '@skillrl/core';
 import { collectRollouts, type PlannedEpisode, planRollouts } from '@skillrl/rollout';
 import household from '@skillrl/task-household';
+import { startRedisServer as startRedis, type TestRedis } from '@skillrl/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEpisodeQueue, EpisodeJobError, NoWorkerError, type QueueNotice } from '../src/index.js';
 // @ts-expect-error -- a plain-JS fixture, shared with the worker process
 import { createSeededAgent } from './fixtures/seeded-agent.mjs';
-import { startRedis, type TestRedis } from './redis-server.js';
 import { startWorker, type WorkerProcess } from './worker-process.js';
 
 let redis: TestRedis;

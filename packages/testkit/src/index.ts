@@ -19,5 +19,8 @@ export {
 // Options of the adapter suite (types only: the suite itself is in `@skillrl/testkit/vitest`).
 export type { AdapterConformanceOptions } from './adapter-conformance/index.js';
 
+// A real Redis (Debian's redis-server) on a free port, for queue tests.
+export * from './redis-server/index.js';
+
 // Fake Tinker API server hosting a small learnable model, and the tiny-chat tokenizer fixture.
 export * from './fake-tinker/index.js';

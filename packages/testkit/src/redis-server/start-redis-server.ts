@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** A port nothing listens on now (the OS picks it). */
-export function freePort(): Promise<number> {
+function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.on('error', reject);
@@ -14,6 +14,7 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** A real Redis server for a test (`startRedisServer`). */
 export interface TestRedis {
   url: string;
   port: number;
@@ -23,11 +24,13 @@ export interface TestRedis {
 }
 
 /**
- * Debian's redis-server (or SKILLRL_TEST_REDIS_BIN) as a child process on a free port, with no persistence
- * (`--save '' --appendonly no`): a real Redis for every test, never a mock, and nothing a test leaves behind.
+ * Debian's redis-server (or `bin`, default SKILLRL_TEST_REDIS_BIN, else `redis-server` on the PATH) as a child
+ * process on a free port, with no persistence (`--save '' --appendonly no`): a real Redis for every test of a
+ * queue (`@skillrl/queue`'s workers), never a mock, and nothing a test leaves behind. `restart()` is Redis
+ * restarted without persistence: every key is gone, as after a crash.
  */
-export async function startRedis(): Promise<TestRedis> {
-  const bin = process.env.SKILLRL_TEST_REDIS_BIN ?? 'redis-server';
+export async function startRedisServer(options: { bin?: string } = {}): Promise<TestRedis> {
+  const bin = options.bin ?? process.env.SKILLRL_TEST_REDIS_BIN ?? 'redis-server';
   const port = await freePort();
   let child: ChildProcess | undefined;
   const launch = () =>

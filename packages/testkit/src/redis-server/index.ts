@@ -1,0 +1,1 @@
+export { startRedisServer, type TestRedis } from './start-redis-server.js';
