@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { InvalidArgumentError, redactObject, type Trajectory, type Usage } from '@skillrl/core';
 import {
   addUsage,
+  checkRolloutPlan,
+  emptyRolloutSummary,
   type PlannedEpisode,
   type PlannedRollouts,
   type RolloutRun,
-  type RolloutSummary,
   type TrajectoryInfo,
 } from '@skillrl/rollout';
 import { type Job, Queue, QueueEvents } from 'bullmq';
@@ -146,23 +147,9 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
   };
 
   function collect(batch: QueuedRolloutsOptions): RolloutRun {
-    const plan = batch.plan;
-    const ids = new Set<string>();
-    for (const e of plan) {
-      if (ids.size === ids.add(e.id).size) {
-        throw new InvalidArgumentError(
-          'plan',
-          `episode id "${e.id}" appears twice; trajectory ids would collide`,
-        );
-      }
-    }
-    const summary: RolloutSummary = {
-      planned: plan.length,
-      finished: 0,
-      reused: 0,
-      errors: 0,
-      usage: { inputTokens: 0, outputTokens: 0 },
-    };
+    // The pool's checks and counts, so the two episode sources answer alike.
+    const plan = checkRolloutPlan(batch.plan);
+    const summary = emptyRolloutSummary(plan.length);
     let started = false;
 
     async function* iterate(): AsyncGenerator<Trajectory> {

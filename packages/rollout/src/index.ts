@@ -52,8 +52,10 @@ export { canonicalJson } from './cache/canonical-json.js';
 export { type CachedResponse, createRequestCache, type RequestCache } from './cache/request-cache.js';
 // Batches: group / pairing plan fixed by the seed, streamed collection.
 export {
+  checkRolloutPlan,
   type CollectRolloutsOptions,
   collectRollouts,
+  emptyRolloutSummary,
   type PlannedRollouts,
   type RolloutRun,
   type RolloutRunSettings,

@@ -75,7 +75,11 @@ export interface RolloutRun extends AsyncIterable<Trajectory> {
   collect(): Promise<Trajectory[]>;
 }
 
-function checkPlan(plan: readonly PlannedEpisode[]): readonly PlannedEpisode[] {
+/**
+ * Checks a plan before any episode runs: an array whose episode ids are unique (a trajectory is stored and
+ * reused by its id). Every episode source checks its plan so (this pool, `@skillrl/queue`'s workers).
+ */
+export function checkRolloutPlan(plan: readonly PlannedEpisode[]): readonly PlannedEpisode[] {
   if (!Array.isArray(plan)) throw new InvalidArgumentError('plan', 'expected an array of planned episodes');
   const ids = new Set<string>();
   // A repeated id leaves the set's size unchanged.
@@ -87,6 +91,11 @@ function checkPlan(plan: readonly PlannedEpisode[]): readonly PlannedEpisode[] {
     );
   }
   return plan;
+}
+
+/** A batch's summary before its first trajectory: what every episode source starts counting from. */
+export function emptyRolloutSummary(planned: number): RolloutSummary {
+  return { planned, finished: 0, reused: 0, errors: 0, usage: { inputTokens: 0, outputTokens: 0 } };
 }
 
 function errorTrajectory(episode: PlannedEpisode, code: string, error: unknown): Trajectory {
@@ -117,18 +126,12 @@ function errorTrajectory(episode: PlannedEpisode, code: string, error: unknown):
  * request is left dangling; after an abort the iterator throws the abort reason.
  */
 export function collectRollouts(options: CollectRolloutsOptions): RolloutRun {
-  const plan = 'plan' in options ? checkPlan(options.plan) : planRollouts(options);
+  const plan = 'plan' in options ? checkRolloutPlan(options.plan) : planRollouts(options);
   const concurrency = options.concurrency ?? 16;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new InvalidArgumentError('concurrency', `expected an integer >= 1, got ${concurrency}`);
   }
-  const summary: RolloutSummary = {
-    planned: plan.length,
-    finished: 0,
-    reused: 0,
-    errors: 0,
-    usage: { inputTokens: 0, outputTokens: 0 },
-  };
+  const summary = emptyRolloutSummary(plan.length);
   let started = false;
 
   async function* iterate(): AsyncGenerator<Trajectory> {
