@@ -26,7 +26,13 @@ describe('startRedisServer', () => {
       expect(redis.url).toBe(`redis://127.0.0.1:${redis.port}`);
       expect(await send(redis.port, 'SET k v')).toBe('+OK');
       expect(await send(redis.port, 'GET k')).toBe('$1');
+      expect(await send(redis.port, 'HSET h field hidden-in-a-hash')).toBe(':1');
+      expect(await send(redis.port, 'RPUSH l hidden-in-a-list')).toBe(':1');
+      const contents = await redis.contents();
+      for (const text of ['k', 'v', 'h', 'field', 'hidden-in-a-hash', 'l', 'hidden-in-a-list'])
+        expect(contents.split('\n')).toContain(text);
       await redis.restart();
+      expect(await redis.contents()).toBe('');
       expect(await send(redis.port, 'GET k')).toBe('$-1');
     } finally {
       await redis.stop();

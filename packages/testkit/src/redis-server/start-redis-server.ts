@@ -1,5 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
 
 /** A port nothing listens on now (the OS picks it). */
 function freePort(): Promise<number> {
@@ -21,7 +23,24 @@ export interface TestRedis {
   /** Kills the server and starts a fresh one on the same port: without persistence, everything is gone. */
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Every key and every value it holds, whatever the type (string, hash, list, set, sorted set, stream), as
+   * one text, read with `redis-cli`: what a test searches to show that no key or value holds a secret.
+   */
+  contents(): Promise<string>;
 }
+
+const run = promisify(execFile);
+
+/** The values of a key, by its type, as redis-cli prints them. */
+const READ_BY_TYPE: Record<string, (key: string) => string[]> = {
+  string: (key) => ['GET', key],
+  hash: (key) => ['HGETALL', key],
+  list: (key) => ['LRANGE', key, '0', '-1'],
+  set: (key) => ['SMEMBERS', key],
+  zset: (key) => ['ZRANGE', key, '0', '-1'],
+  stream: (key) => ['XRANGE', key, '-', '+'],
+};
 
 /**
  * Debian's redis-server (or `bin`, default SKILLRL_TEST_REDIS_BIN, else `redis-server` on the PATH) as a child
@@ -66,6 +85,10 @@ export async function startRedisServer(options: { bin?: string } = {}): Promise<
       proc.once('exit', () => resolve());
       proc.kill('SIGKILL');
     });
+  // redis-cli beside the server (Debian installs both in /usr/bin), else on the PATH.
+  const cliBin = bin.includes('/') ? join(dirname(bin), 'redis-cli') : 'redis-cli';
+  const cli = async (...args: string[]) =>
+    (await run(cliBin, ['-p', String(port), '--raw', ...args], { maxBuffer: 256 * 1024 * 1024 })).stdout;
   await launch();
   return {
     url: `redis://127.0.0.1:${port}`,
@@ -75,5 +98,14 @@ export async function startRedisServer(options: { bin?: string } = {}): Promise<
       await launch();
     },
     stop: kill,
+    async contents() {
+      const out: string[] = [];
+      for (const key of (await cli('KEYS', '*')).split('\n').filter(Boolean)) {
+        out.push(key);
+        const read = READ_BY_TYPE[(await cli('TYPE', key)).trim()];
+        if (read) out.push(await cli(...read(key)));
+      }
+      return out.join('\n');
+    },
   };
 }
