@@ -1,13 +1,7 @@
 import { chatTurnsOf, type Trajectory } from '@skillrl/core';
 import { collectRollouts } from '@skillrl/rollout';
-import {
-  colorTasksAdapter,
-  type FakeTinkerServer,
-  startFakeTinker,
-  TINY_CHAT_MODEL,
-  tinyChatDir,
-} from '@skillrl/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { colorTasksAdapter, TINY_CHAT_MODEL, tinyChatDir } from '@skillrl/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   createTinkerAgent,
   createTinkerTrainer,
@@ -16,30 +10,7 @@ import {
   trajectoryTurns,
   turnDatum,
 } from '../src/index.js';
-
-const servers: FakeTinkerServer[] = [];
-const agents: TinkerAgent[] = [];
-afterEach(async () => {
-  for (const a of agents.splice(0)) a.close();
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function setup(extra: Record<string, unknown> = {}) {
-  const server = await startFakeTinker();
-  servers.push(server);
-  const agent = createTinkerAgent({
-    baseURL: server.url,
-    baseModel: TINY_CHAT_MODEL,
-    tokenizer: tinyChatDir(),
-    loraRank: 8,
-    seed: 5,
-    maxTokens: 6,
-    futures: { pollIntervalMs: 1 },
-    ...extra,
-  });
-  agents.push(agent);
-  return { server, agent };
-}
+import { closeAfter, setupAgent } from './support.js';
 
 const adapter = colorTasksAdapter;
 
@@ -94,7 +65,7 @@ describe('the tiny-chat tokenizer through @huggingface/tokenizers and @huggingfa
 
 describe('the Tinker agent and trainer', () => {
   it('records each turn: prompt tokens (chat template), completion tokens and log-probs, the sampler', async () => {
-    const { server, agent } = await setup();
+    const { server, agent } = await setupAgent();
     createTinkerTrainer(agent, {});
     const [t] = await rollouts(agent, 0, true);
     const trajectory = t as Trajectory;
@@ -122,7 +93,7 @@ describe('the Tinker agent and trainer', () => {
   });
 
   it('learns on-policy: success without the skill rises with one update per step', async () => {
-    const { server, agent } = await setup();
+    const { server, agent } = await setupAgent();
     const trainer = createTinkerTrainer(agent, { learningRate: 0.3, loss: 'importance_sampling' });
     const before = success(await rollouts(agent, 100, false));
     const samplers: string[] = [];
@@ -149,7 +120,7 @@ describe('the Tinker agent and trainer', () => {
   });
 
   it('resumes from its state in a new training run, and the next update is the one an uninterrupted run takes', async () => {
-    const { server, agent } = await setup();
+    const { server, agent } = await setupAgent();
     const trainer = createTinkerTrainer(agent, { learningRate: 0.05 });
     const steps = [await rollouts(agent, 1, true)];
     await trainer.update({ trajectories: steps[0]!, advantages: groupAdvantages(steps[0]!) });
@@ -174,7 +145,7 @@ describe('the Tinker agent and trainer', () => {
       maxTokens: 6,
       futures: { pollIntervalMs: 1 },
     });
-    agents.push(reattached);
+    closeAfter(reattached);
     reattached.restore(saved);
     const resumedTrainer = createTinkerTrainer(reattached, { learningRate: 0.05 });
     resumedTrainer.restore({ format: 'skillrl.tinker-trainer', updates: 1 });
@@ -192,7 +163,7 @@ describe('the Tinker agent and trainer', () => {
   });
 
   it('refuses what it cannot train', async () => {
-    const { agent } = await setup();
+    const { agent } = await setupAgent();
     expect(() => createTinkerTrainer({ act: async () => ({ action: 'x' }) })).toThrow(/agent: tinker/);
     const trainer = createTinkerTrainer(agent);
     const foreign = {

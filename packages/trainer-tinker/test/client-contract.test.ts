@@ -1,5 +1,5 @@
-import { type FakeTinkerServer, startFakeTinker, TINY_CHAT_MODEL } from '@skillrl/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { TINY_CHAT_MODEL } from '@skillrl/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   createTinkerClient,
   modelInput,
@@ -9,20 +9,10 @@ import {
   TinkerRequestFailedError,
   tensor,
 } from '../src/index.js';
+import { fake } from './support.js';
 
 // Contract tests of the client against the testkit's fake Tinker server (built from the SDK's routes and
 // types): every route the client speaks, the futures' states, the faults, the key's redaction.
-
-const servers: FakeTinkerServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(options: Parameters<typeof startFakeTinker>[0] = {}) {
-  const server = await startFakeTinker(options);
-  servers.push(server);
-  return server;
-}
 
 const fast = { retry: { baseDelayMs: 1, maxDelayMs: 5 }, futures: { pollIntervalMs: 1 } };
 

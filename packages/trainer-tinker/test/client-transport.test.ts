@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@skillrl/core';
-import { type FakeTinkerServer, startFakeTinker, TINY_CHAT_MODEL, tinyChatDir } from '@skillrl/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { TINY_CHAT_MODEL, tinyChatDir } from '@skillrl/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   chunkData,
   createTinkerClient,
@@ -14,21 +14,11 @@ import {
   type TinkerRetryEvent,
   tensor,
 } from '../src/index.js';
+import { fake } from './support.js';
 
 // The transport the SDK's way, against the testkit's fake: sampling sessions, backpressure, the retry
 // budgets (retry phase, outage phase, billing pause), seq ids, pipelined and byte-capped forward_backward.
 // `timeScale: 0.001` plays the SDK's default waits and budgets out in milliseconds.
-
-const servers: FakeTinkerServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(options: Parameters<typeof startFakeTinker>[0] = {}) {
-  const server = await startFakeTinker(options);
-  servers.push(server);
-  return server;
-}
 
 const scaled = { retry: { timeScale: 0.001 }, futures: { pollIntervalMs: 1 } };
 

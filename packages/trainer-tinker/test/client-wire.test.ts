@@ -1,5 +1,5 @@
-import { type FakeTinkerServer, startFakeTinker, TINY_CHAT_MODEL } from '@skillrl/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeTinkerServer, TINY_CHAT_MODEL } from '@skillrl/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   createTinkerClient,
   type Datum,
@@ -8,20 +8,12 @@ import {
   TinkerApiError,
   tensor,
 } from '../src/index.js';
+import { fake } from './support.js';
 
 // Both wire formats of forward_backward, each against a fake that reads only that one: protobuf (SDK 0.25,
 // from its own descriptor) and JSON (skyrl-tx, the older SDKs), and `auto` choosing by the server's answer.
 
-const servers: FakeTinkerServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function fake(wire: 'json' | 'protobuf' | 'both') {
-  const server = await startFakeTinker({ wire, futures: { pendingPolls: 0 } });
-  servers.push(server);
-  return server;
-}
+const fakeReading = (wire: 'json' | 'protobuf' | 'both') => fake({ wire, futures: { pendingPolls: 0 } });
 
 const datum = (advantage: number, tokens: number[]): Datum => ({
   model_input: modelInput(tokens.slice(0, -1)),
@@ -85,8 +77,8 @@ const close = (a: (number[] | undefined)[], b: (number[] | undefined)[]) => {
 
 describe('forward_backward on both wire formats', () => {
   it('speaks protobuf to a server that reads only protobuf, with the same results as JSON to a JSON one', async () => {
-    const proto = await fake('protobuf');
-    const json = await fake('json');
+    const proto = await fakeReading('protobuf');
+    const json = await fakeReading('json');
     const p = await exercise(proto, 'protobuf');
     const j = await exercise(json, 'json');
     close(p.forward, j.forward);
@@ -116,8 +108,8 @@ describe('forward_backward on both wire formats', () => {
 
   it('fails with a typed 415 where the server does not read the format it was told to speak', async () => {
     for (const [server, wire] of [
-      [await fake('json'), 'protobuf'],
-      [await fake('protobuf'), 'json'],
+      [await fakeReading('json'), 'protobuf'],
+      [await fakeReading('protobuf'), 'json'],
     ] as const) {
       const error = await exercise(server, wire).catch((e: unknown) => e);
       expect(TinkerApiError.isInstance(error)).toBe(true);
@@ -126,12 +118,12 @@ describe('forward_backward on both wire formats', () => {
   });
 
   it('auto speaks protobuf where it is read, and falls back to JSON for good where it is not', async () => {
-    const proto = await fake('protobuf');
+    const proto = await fakeReading('protobuf');
     const p = await exercise(proto, 'auto');
     expect(p.client.wire()).toBe('protobuf');
     expect(p.client.stats().wireFallbacks).toBe(0);
 
-    const json = await fake('json');
+    const json = await fakeReading('json');
     const j = await exercise(json, 'auto');
     expect(j.client.wire()).toBe('json');
     expect(j.client.stats().wireFallbacks).toBe(1);

@@ -1,12 +1,8 @@
 import type { ChatMessage, RejectedProposal, SkillCandidate, SkillGenerator } from '@skillrl/core';
-import { type FakeTinkerServer, startFakeTinker, TINY_EDITOR_MODEL, tinyChatDir } from '@skillrl/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { TINY_EDITOR_MODEL, tinyChatDir } from '@skillrl/testkit';
+import { describe, expect, it } from 'vitest';
 import { createTinkerEditorParts } from '../src/index.js';
-
-const servers: FakeTinkerServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
+import { fake } from './support.js';
 
 const messages: ChatMessage[] = [
   { role: 'system', content: 'write a skill .' },
@@ -15,8 +11,7 @@ const messages: ChatMessage[] = [
 
 describe('the trainable editor on Tinker', () => {
   it('proposes through the Tinker chat model (n samples, token ids, log-probs) and trains on its own tokens', async () => {
-    const server = await startFakeTinker();
-    servers.push(server);
+    const server = await fake();
     const parts = createTinkerEditorParts({
       baseURL: server.url,
       baseModel: TINY_EDITOR_MODEL,
@@ -72,8 +67,7 @@ describe('the trainable editor on Tinker', () => {
   });
 
   it('credits every reply: one that became no candidate gets invalidReplyAdvantage, a repaired one pays repairPenalty', async () => {
-    const server = await startFakeTinker();
-    servers.push(server);
+    const server = await fake();
     const parts = createTinkerEditorParts({
       baseURL: server.url,
       baseModel: TINY_EDITOR_MODEL,

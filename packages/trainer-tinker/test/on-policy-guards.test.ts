@@ -1,43 +1,14 @@
 import { InvalidArgumentError } from '@skillrl/core';
-import {
-  type FakeTinkerServer,
-  startFakeTinker,
-  TINY_CHAT_MODEL,
-  TINY_EDITOR_MODEL,
-  tinyChatDir,
-} from '@skillrl/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { TINY_EDITOR_MODEL, tinyChatDir } from '@skillrl/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   checkTinkerAgentOptions,
   checkTinkerEditorOptions,
-  createTinkerAgent,
   createTinkerEditorParts,
   createTinkerTrainer,
   ON_POLICY_REASON,
-  type TinkerAgent,
 } from '../src/index.js';
-
-const servers: FakeTinkerServer[] = [];
-const agents: TinkerAgent[] = [];
-afterEach(async () => {
-  for (const a of agents.splice(0)) a.close();
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function agentWith(sampling: Record<string, number>) {
-  const server = await startFakeTinker();
-  servers.push(server);
-  const agent = createTinkerAgent({
-    baseURL: server.url,
-    baseModel: TINY_CHAT_MODEL,
-    tokenizer: tinyChatDir(),
-    maxTokens: 4,
-    futures: { pollIntervalMs: 1 },
-    ...sampling,
-  });
-  agents.push(agent);
-  return { server, agent };
-}
+import { fake, setupAgent } from './support.js';
 
 const refusal = (fn: () => unknown) => {
   try {
@@ -62,7 +33,7 @@ describe('on-policy sampling while the policy is trained', () => {
     [{ topP: 0.9 }, 'agent.topP'],
     [{ topK: 20 }, 'agent.topK'],
   ])('a trainer refuses an agent sampling with %j, naming the setting and why', async (sampling, path) => {
-    const { agent } = await agentWith(sampling);
+    const { agent } = await setupAgent({ maxTokens: 4, ...sampling });
     const error = refusal(() => createTinkerTrainer(agent));
     expect(InvalidArgumentError.isInstance(error)).toBe(true);
     expect((error as InvalidArgumentError).argument).toBe(path);
@@ -71,17 +42,17 @@ describe('on-policy sampling while the policy is trained', () => {
   });
 
   it("an agent nothing trains samples with them (evaluation); temperature 1, topP 1 and topK -1 are the policy's own", async () => {
-    const { server, agent } = await agentWith({ temperature: 0.5, topP: 0.9, topK: 5 });
+    const { server, agent } = await setupAgent({ maxTokens: 4, temperature: 0.5, topP: 0.9, topK: 5 });
     const action = await agent.act(context as never);
     expect(action.tokenIds?.length).toBeGreaterThan(0);
     const sample = server.requests.find((r) => r.route === 'asample');
     expect(sample?.body?.sampling_params).toMatchObject({ temperature: 0.5, top_p: 0.9, top_k: 5 });
-    const { agent: own } = await agentWith({ temperature: 1, topP: 1, topK: -1 });
+    const { agent: own } = await setupAgent({ maxTokens: 4, temperature: 1, topP: 1, topK: -1 });
     expect(() => createTinkerTrainer(own)).not.toThrow();
   });
 
   it('the trained policy refuses an off-policy sample whoever asks for it', async () => {
-    const { agent } = await agentWith({});
+    const { agent } = await setupAgent({ maxTokens: 4 });
     createTinkerTrainer(agent);
     await expect(agent.policy.sample([1, 2, 3], { temperature: 0.8 })).rejects.toThrow(
       /sampling\.temperature/,
@@ -90,8 +61,7 @@ describe('on-policy sampling while the policy is trained', () => {
   });
 
   it("the trained editor refuses them at build, and its chat model refuses a request's own", async () => {
-    const server = await startFakeTinker();
-    servers.push(server);
+    const server = await fake();
     const options = {
       baseURL: server.url,
       baseModel: TINY_EDITOR_MODEL,

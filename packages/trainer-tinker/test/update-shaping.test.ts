@@ -1,16 +1,9 @@
 import { createRng, type Trajectory } from '@skillrl/core';
 import { collectRollouts } from '@skillrl/rollout';
-import {
-  colorTasksAdapter,
-  type FakeTinkerServer,
-  startFakeTinker,
-  TINY_CHAT_MODEL,
-  tinyChatDir,
-} from '@skillrl/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { colorTasksAdapter } from '@skillrl/testkit';
+import { describe, expect, it } from 'vitest';
 import {
   buildUpdate,
-  createTinkerAgent,
   createTinkerTrainer,
   type Datum,
   resolveTrainerOptions,
@@ -19,29 +12,7 @@ import {
   trajectoryTurns,
   type UpdateTurn,
 } from '../src/index.js';
-
-const servers: FakeTinkerServer[] = [];
-const agents: TinkerAgent[] = [];
-afterEach(async () => {
-  for (const a of agents.splice(0)) a.close();
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function setup() {
-  const server = await startFakeTinker();
-  servers.push(server);
-  const agent = createTinkerAgent({
-    baseURL: server.url,
-    baseModel: TINY_CHAT_MODEL,
-    tokenizer: tinyChatDir(),
-    loraRank: 8,
-    seed: 5,
-    maxTokens: 6,
-    futures: { pollIntervalMs: 1 },
-  });
-  agents.push(agent);
-  return { server, agent };
-}
+import { setupAgent } from './support.js';
 
 async function rollouts(agent: TinkerAgent, step: number) {
   const tasks = await colorTasksAdapter.load({ split: 'train', limit: 6 });
@@ -132,7 +103,7 @@ describe('per-trajectory normalisation', () => {
 
 describe('the KL penalty to the base model', () => {
   it('is 0 at the first update (the policy is the base model) and grows as the policy moves', async () => {
-    const { server, agent } = await setup();
+    const { server, agent } = await setupAgent();
     const trainer = createTinkerTrainer(agent, { learningRate: 0.3, klPenaltyCoef: 0.1 });
     const kls: number[] = [];
     let zeroSent = 0;
@@ -163,7 +134,7 @@ describe('the KL penalty to the base model', () => {
   });
 
   it('folds coef · (mean − kl_t) into each completion token, as the Tinker cookbook does', async () => {
-    const { server, agent } = await setup();
+    const { server, agent } = await setupAgent();
     const trainer = createTinkerTrainer(agent, { learningRate: 0.3 });
     for (let step = 1; step <= 3; step++) {
       const runs = await rollouts(agent, step);
@@ -206,7 +177,7 @@ describe('the KL penalty to the base model', () => {
 
 describe('dro: prompt positions weighted 0', () => {
   it("the prompt's positions carry the learner's own log-prob, so the quadratic term sees only completions", async () => {
-    const { server, agent } = await setup();
+    const { server, agent } = await setupAgent();
     createTinkerTrainer(agent, {});
     const runs = await rollouts(agent, 1);
     const advantages = groupAdvantages(runs);
