@@ -7,6 +7,7 @@ import {
   type PlannedEpisode,
   type PlannedRollouts,
   type RolloutRun,
+  rolloutRun,
   type TrajectoryInfo,
 } from '@skillrl/rollout';
 import { type Job, Queue, QueueEvents } from 'bullmq';
@@ -353,16 +354,7 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
       }
     }
 
-    return {
-      plan,
-      summary: () => ({ ...summary, usage: { ...summary.usage } }),
-      [Symbol.asyncIterator]: () => iterate(),
-      async collect() {
-        const byId = new Map<string, Trajectory>();
-        for await (const t of iterate()) byId.set(t.id, t);
-        return plan.map((e) => byId.get(e.id) as Trajectory);
-      },
-    };
+    return rolloutRun(plan, summary, iterate);
   }
 
   return {

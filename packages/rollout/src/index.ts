@@ -59,6 +59,7 @@ export {
   type PlannedRollouts,
   type RolloutRun,
   type RolloutRunSettings,
+  rolloutRun,
   type RolloutSummary,
   type TrajectoryInfo,
 } from './collect/collect-rollouts.js';

@@ -255,6 +255,19 @@ export function collectRollouts(options: CollectRolloutsOptions): RolloutRun {
     }
   }
 
+  return rolloutRun(plan, summary, iterate);
+}
+
+/**
+ * The `RolloutRun` of a plan from an episode source's iterator (trajectories in finishing order) and its live
+ * summary: `collect()` runs it to the end and returns the trajectories in plan order. Every source builds its
+ * run so (this pool, `@skillrl/queue`'s workers), so the two answer alike.
+ */
+export function rolloutRun(
+  plan: readonly PlannedEpisode[],
+  summary: RolloutSummary,
+  iterate: () => AsyncGenerator<Trajectory>,
+): RolloutRun {
   return {
     plan,
     summary: () => ({ ...summary, usage: { ...summary.usage } }),
