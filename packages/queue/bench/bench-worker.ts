@@ -8,7 +8,8 @@ const [redis, queue] = process.argv.slice(2) as [string, string];
 const worker = startRolloutWorker({
   redis,
   queue,
-  concurrency: 1,
+  // The worker's default (2) unless BENCH_WORKER_CONCURRENCY says otherwise (1 shows the round trips it hides).
+  concurrency: Number(process.env.BENCH_WORKER_CONCURRENCY ?? 2),
   load: async ({ context }) => ({
     adapter: household,
     agent: createSeededAgent(JSON.parse(context.toString('utf8')).agent),

@@ -36,7 +36,11 @@ export interface WorkerJobEvent {
 export interface RolloutWorkerOptions {
   redis: string;
   queue?: string;
-  /** Jobs in flight in this process (default 1: episodes are CPU-bound; raise it for LLM-bound ones). */
+  /**
+   * Jobs in flight in this process. Default 2: even for a CPU-bound agent the second job runs while the first
+   * one's result and the next job travel to and from Redis (measured: 0.6–2.6 ms of overhead per episode at 2,
+   * 2.4–3.1 ms at 1); raise it for LLM-bound episodes.
+   */
   concurrency?: number;
   /**
    * Builds the parts from a run's blobs (the orchestrator resolves its config's components, as a session
@@ -72,7 +76,7 @@ export interface RolloutWorker {
  */
 export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker {
   const name = options.queue ?? DEFAULT_QUEUE;
-  const concurrency = options.concurrency ?? 1;
+  const concurrency = options.concurrency ?? 2;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new InvalidArgumentError('concurrency', `expected an integer >= 1, got ${concurrency}`);
   }

@@ -27,7 +27,7 @@ export function addWorkerCommand(program: Command, io: CliIo, withErrors: WithEr
     )
     .option('--redis <url>', "redis://host:port (default: the config's workers.redis)")
     .option('--queue <name>', "BullMQ queue name (default: the config's, else skillrl-rollouts)")
-    .option('--concurrency <n>', "episodes in flight in this process (default: the config's, else 1)")
+    .option('--concurrency <n>', "episodes in flight in this process (default: the config's, else 2)")
     .option('--config <file>', "read redis, queue and concurrency from this config's workers section")
     .option('--verbose', 'print one line per episode')
     .action(
@@ -47,7 +47,7 @@ export function addWorkerCommand(program: Command, io: CliIo, withErrors: WithEr
           );
         }
         const concurrency =
-          flags.concurrency !== undefined ? Number(flags.concurrency) : (section?.concurrency ?? 1);
+          flags.concurrency !== undefined ? Number(flags.concurrency) : (section?.concurrency ?? 2);
         if (!Number.isInteger(concurrency) || concurrency < 1) {
           throw new InvalidArgumentError(
             '--concurrency',
