@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Trajectory } from '@skillrl/core';
-import { readRunStream } from '@skillrl/core';
+import { checkSchema, readRunStream } from '@skillrl/core';
 import { startFakeOpenAI, startRedisServer as startRedis, type TestRedis } from '@skillrl/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { everyFile, finish, startCli, tempDir, writeConfig } from './support.js';
@@ -140,6 +140,8 @@ describe('skillrl run with workers: rollouts on BullMQ workers in other processe
       ...readRunStream<{ type: string; status?: string }>(join(dir, 'runs', 'alone'), 'events'),
     ];
     expect(events.some((e) => e.type === 'workers' && e.status === 'no-worker')).toBe(true);
+    // A typed event of core's: every line of events.jsonl passes the event schema, this one included.
+    for (const e of events) expect(checkSchema('event', e)).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: 'run:end', status: 'failed' });
   }, 60_000);
 

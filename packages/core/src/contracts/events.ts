@@ -69,6 +69,20 @@ export interface RunEndEvent extends EventBase {
   error?: string;
 }
 
+/**
+ * Rollout workers on a queue (a config's `workers`): none listening for a while (`no-worker`), listening again
+ * (`workers-back`), or jobs Redis lost (restarted without persistence) enqueued again (`re-enqueued`).
+ */
+export interface WorkersEvent extends EventBase {
+  type: 'workers';
+  status: 'no-worker' | 'workers-back' | 're-enqueued';
+  /** Workers listening when it was written. */
+  workers: number;
+  /** For `re-enqueued`: how many jobs were added again. */
+  jobs?: number;
+  message: string;
+}
+
 /** The typed events both loops emit; the CLI, the run store and the report consume them. */
 export type RunEvent =
   | RunStartEvent
@@ -77,6 +91,7 @@ export type RunEvent =
   | StepEvent
   | ValidationEvent
   | CheckpointEvent
+  | WorkersEvent
   | RunEndEvent;
 
 export type RunEventType = RunEvent['type'];

@@ -168,7 +168,9 @@ export const eventSchema = {
   type: 'object',
   required: ['type'],
   properties: {
-    type: { enum: ['run:start', 'rollout', 'generation', 'step', 'validation', 'checkpoint', 'run:end'] },
+    type: {
+      enum: ['run:start', 'rollout', 'generation', 'step', 'validation', 'checkpoint', 'workers', 'run:end'],
+    },
   },
   // Discriminated by `type`: each branch only applies to its own event type, so errors name the right fields.
   allOf: [
@@ -226,6 +228,15 @@ export const eventSchema = {
       then: eventVariant('checkpoint', ['step', 'path'], {
         step: { type: 'integer', minimum: 0 },
         path: { type: 'string' },
+      }),
+    },
+    {
+      if: { properties: { type: { const: 'workers' } } },
+      then: eventVariant('workers', ['status', 'workers', 'message'], {
+        status: { enum: ['no-worker', 'workers-back', 're-enqueued'] },
+        workers: { type: 'integer', minimum: 0 },
+        jobs: { type: 'integer', minimum: 0 },
+        message: { type: 'string' },
       }),
     },
     {

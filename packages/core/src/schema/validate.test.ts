@@ -75,6 +75,22 @@ describe('validate', () => {
     expect(checkSchema('event', { type: 'nope' })[0]?.path).toBe('$.type');
   });
 
+  it('checks a workers event (rollout workers on a queue): its status, the workers listening, the message', () => {
+    const event = {
+      type: 'workers',
+      runId: 'r',
+      time: '2026-12-02T10:00:00.000Z',
+      status: 'no-worker',
+      workers: 0,
+      message: 'no worker is listening on queue "skillrl-rollouts"',
+    };
+    expect(checkSchema('event', event)).toEqual([]);
+    expect(checkSchema('event', { ...event, status: 're-enqueued', jobs: 12 })).toEqual([]);
+    expect(checkSchema('event', { ...event, status: 'gone' }).map((i) => i.path)).toEqual(['$.status']);
+    const { message: _, ...silent } = event;
+    expect(checkSchema('event', silent).map((i) => i.path)).toEqual(['$.message']);
+  });
+
   it('requires episode counts per side in a validation result', () => {
     const heat = { withSkill: 0.5, withoutSkill: 0.25, withSkillEpisodes: 8, withoutSkillEpisodes: 8 };
     expect(checkSchema('validation-result', { step: 0, families: { heat } })).toEqual([]);

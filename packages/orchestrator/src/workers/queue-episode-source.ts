@@ -40,11 +40,8 @@ export function queueEpisodeSource(
         ...(workers.noWorkerTimeoutMs !== undefined ? { noWorkerTimeoutMs: workers.noWorkerTimeoutMs } : {}),
         onNotice: (notice) => {
           onWarning?.(notice.message);
-          // Not one of core's typed events: readers that do not know it skip it.
-          session.store.append('events', {
+          session.emit({
             type: 'workers',
-            runId: session.runId,
-            time: new Date().toISOString(),
             status: notice.kind,
             workers: notice.workers,
             ...(notice.jobs !== undefined ? { jobs: notice.jobs } : {}),
