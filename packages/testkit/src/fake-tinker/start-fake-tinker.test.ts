@@ -36,6 +36,18 @@ async function result(server: FakeTinkerServer, future: { body: Record<string, u
   throw new Error('the future never resolved');
 }
 
+/** A session and a tiny-chat training model on the fake, as the SDK opens them. */
+async function openModel(server: FakeTinkerServer): Promise<{ session: string; modelId: string }> {
+  const session = (await call(server, 'create_session', { tags: [], sdk_version: '0.25.0' })).body
+    .session_id as string;
+  const created = await call(server, 'create_model', {
+    session_id: session,
+    model_seq_id: 0,
+    base_model: TINY_CHAT_MODEL,
+  });
+  return { session, modelId: (await result(server, created)).body.model_id as string };
+}
+
 const vocab = JSON.parse(readFileSync(join(tinyChatDir(), 'tokenizer.json'), 'utf8')).model.vocab as Record<
   string,
   number
@@ -298,14 +310,7 @@ describe('fake Tinker: the server', () => {
   it('refuses training calls without seq_id, and warns of sampling without a sampling session', async () => {
     const server = await startFakeTinker({ futures: { pendingPolls: 0 } });
     servers.push(server);
-    const session = (await call(server, 'create_session', { tags: [], sdk_version: '0.25.0' })).body
-      .session_id;
-    const created = await call(server, 'create_model', {
-      session_id: session,
-      model_seq_id: 0,
-      base_model: TINY_CHAT_MODEL,
-    });
-    const modelId = (await result(server, created)).body.model_id as string;
+    const { session, modelId } = await openModel(server);
     for (const route of ['forward_backward', 'optim_step', 'save_weights', 'save_weights_for_sampler']) {
       const refused = await call(server, route, { model_id: modelId, path: 'x', adam_params: {} });
       expect(refused.status).toBe(400);
@@ -376,14 +381,7 @@ describe('fake Tinker: the server', () => {
   it("works a model's training calls in seq_id order, whatever order they arrive in", async () => {
     const server = await startFakeTinker({ futures: { pendingPolls: 0 }, seqGapMs: 5_000 });
     servers.push(server);
-    const session = (await call(server, 'create_session', { tags: [], sdk_version: '0.25.0' })).body
-      .session_id;
-    const created = await call(server, 'create_model', {
-      session_id: session,
-      model_seq_id: 0,
-      base_model: TINY_CHAT_MODEL,
-    });
-    const modelId = (await result(server, created)).body.model_id as string;
+    const { modelId } = await openModel(server);
     // The step (seq 2) comes before the gradients it applies (seq 1): worked on arrival, it would fail.
     const step = await call(server, 'optim_step', {
       model_id: modelId,
