@@ -15,8 +15,18 @@ export interface AdvantageBatch {
   lengths?: ArrayLike<number>;
   /** Per-sample baseline rewards, e.g. a greedy rollout's (ReMax). */
   baselines?: ArrayLike<number>;
-  /** Per-step rewards of each sample (REINFORCE++ with discounting). */
+  /**
+   * Per-step rewards of each sample (REINFORCE++ with discounting, GiGPO's step returns). The method steps
+   * fill them with core's `stepRewardsOf`: the environment's reward of each step, the last step carrying
+   * whatever the verified score adds, so a sample's rewards sum to its score.
+   */
   stepRewards?: ArrayLike<ArrayLike<number>>;
+  /**
+   * Per-step anchor-state key of each sample (GiGPO): the state each step acted from, as core's
+   * `stateKeyOf` reads it (the environment's own key, else a hash of the observation). Steps of one group's
+   * samples with equal keys acted from the same state and form a step group.
+   */
+  stepKeys?: ArrayLike<ArrayLike<string>>;
   /** Outcome of each sample, when it differs from `score > 0` (shaped rewards). */
   successes?: ArrayLike<boolean | number>;
   /**
@@ -64,7 +74,14 @@ export type EstimatorBatchOverrides = {
 };
 
 export interface AdvantageResult {
+  /** One advantage per sample: what a learner broadcasts over the sample's steps when there is no step-level one. */
   advantages: Float64Array;
+  /**
+   * Step-level credit (GiGPO): one advantage per step of each sample, for learners that train per step
+   * (`TrainBatch.stepAdvantages`). Absent for estimators with sample-level credit only; an entry is absent
+   * for a sample the estimator skipped.
+   */
+  stepAdvantages?: (Float64Array | undefined)[];
   metrics: Record<string, number>;
 }
 

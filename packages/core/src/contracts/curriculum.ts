@@ -29,6 +29,11 @@ export interface FamilyValidation {
   withoutSkillEpisodes: number;
   /** Total episodes, withSkillEpisodes + withoutSkillEpisodes; kept for readers of older runs. */
   episodes?: number;
+  /**
+   * Episodes that ended in an error (a failed model call, a crashed environment) and so measured nothing:
+   * left out of both rates and both counts above. Absent when none did.
+   */
+  erroredEpisodes?: number;
 }
 
 /**

@@ -23,6 +23,12 @@ export interface Environment {
   admissibleActions?(): string[];
   /** The step limit the episode loop enforces. */
   readonly maxSteps: number;
+  /**
+   * The state the agent acts from now, as a key: steps of one task's episodes with equal keys acted from the
+   * same state (GiGPO's anchor states). Optional: without it the observation text is the state. An
+   * environment whose observations carry noise (a timestamp, a step counter) names the state without it.
+   */
+  stateKey?(observation: string): string;
   /** Releases resources (browsers, sub-processes); optional. */
   close?(): void | Promise<void>;
 }

@@ -5,6 +5,11 @@ export interface TrainBatch {
   trajectories: readonly Trajectory[];
   /** One advantage per trajectory, broadcast over its actions. */
   advantages: ArrayLike<number>;
+  /**
+   * Step-level advantages (an estimator's `stepAdvantages`, GiGPO's): one per step of each trajectory. A
+   * trainer that trains per step uses them instead of broadcasting `advantages`; an entry may be absent.
+   */
+  stepAdvantages?: readonly (ArrayLike<number> | undefined)[];
 }
 
 /** In-process tfjs training, or an exporter that writes the batch for an external trainer. */

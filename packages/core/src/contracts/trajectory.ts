@@ -14,6 +14,11 @@ export interface TrajectoryStep {
   /** The environment's reward for this step. */
   reward: number;
   done: boolean;
+  /**
+   * The anchor state the step acted from, when the environment names it (`Environment.stateKey`) and the
+   * name differs from the observation text; absent, the state is the observation (core's `stateKeyOf`).
+   */
+  stateKey?: string;
   /** The agent emitted something that is not a valid action (unparseable text, malformed tool call). */
   invalid?: boolean;
   latencyMs?: number;

@@ -16,10 +16,14 @@ export {
   type RunStoreOptions,
   type Snapshot,
 } from './open-run-store.js';
+// The one reader of "the latest record per rollout id" (a re-run rollout replaces its errored record).
+export { LatestRecords, readLatestRecords, recordIdOf } from './latest-records.js';
 // Read-only, bounded-memory reads of a run directory's streams, whichever layout wrote them.
 export {
   type ReadRunStreamOptions,
+  type RunStreamLine,
   readRunStream,
+  readRunStreamEntries,
   readRunStreamLines,
   type StreamReadNote,
 } from './read-run-stream.js';

@@ -57,6 +57,24 @@ export function* readRunStreamLines(
   for (const { line } of streamLines(dir, stream, options)) yield line.text;
 }
 
+/** One line of a stream with where it is: the file (relative to the run directory) and its 1-based line. */
+export interface RunStreamLine {
+  text: string;
+  file: string;
+  lineNo: number;
+}
+
+/** The lines of a stream as `readRunStreamLines` reads them, each with its file and line number. */
+export function* readRunStreamEntries(
+  dir: string,
+  stream: string,
+  options: ReadRunStreamOptions = {},
+): Generator<RunStreamLine> {
+  for (const { line, label } of streamLines(dir, stream, options)) {
+    yield { text: line.text, file: label, lineNo: line.lineNo };
+  }
+}
+
 /** Every record of a stream, parsed, in order (see `readRunStreamLines`); a damaged line is skipped with a note. */
 export function* readRunStream<T = unknown>(
   dir: string,

@@ -1,14 +1,13 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Agent, JsonObject, RunEvent, RunManifest } from '@skillrl/core';
-import { InvalidArgumentError, openRunStore } from '@skillrl/core';
+import { InvalidArgumentError, LatestRecords, openRunStore } from '@skillrl/core';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { resolveComponent } from '../components/resolve-component.js';
 import type { RunConfig, TaskSelection } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import type { CheckpointValue } from '../run/run-session.js';
 import { setupBasics } from '../run/setup-run.js';
-import { StoredTrajectories } from '../run/stored-trajectories.js';
 import { type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';
 import { type EvaluationTasks, evaluationTasks } from './evaluation-tasks.js';
 import { trainingSkills } from './training-skills.js';
@@ -215,7 +214,7 @@ async function trainedAgent(
   // A trainer that updates nothing (a run without validations to say so): nothing to replay.
   if (trainer.value.updatesPolicy === false) return { value: agent.value, restored: 'as-configured' };
   const byKey = new Map(advantages.map((r) => [String(r.key), r]));
-  const stored = new StoredTrajectories(dir);
+  const stored = new LatestRecords(dir);
   for (let t = 1; t <= checkpoint.completed; t++) {
     const record = byKey.get(`s${t}`) as { rows?: { trajectoryId: string; advantage: number }[] } | undefined;
     if (!record?.rows) {

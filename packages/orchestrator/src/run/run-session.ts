@@ -10,7 +10,7 @@ import type {
   TaskAdapter,
   Trajectory,
 } from '@skillrl/core';
-import { CHECKPOINT_DIR, openRunStore, RunStoreError, redactObject } from '@skillrl/core';
+import { CHECKPOINT_DIR, LatestRecords, openRunStore, RunStoreError, redactObject } from '@skillrl/core';
 import {
   type CollectRolloutsOptions,
   collectRollouts,
@@ -24,7 +24,7 @@ import { type HealthOptions, resolveHealthOptions } from './health/health-option
 import type { HealthKind } from './health/run-health-error.js';
 import type { RunOptions, RunProgress, RunResult } from './run-types.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
-import { StoredTrajectories } from './stored-trajectories.js';
+
 
 /** What a run's episodes run with: the parts and the config's limits. */
 export interface EpisodeRunContext {
@@ -117,7 +117,7 @@ export class RunSession {
   private readonly emitted = new Set<string>();
   /** From the rollout events on disk, for progress on resume; dropped once used. */
   private storedOutcomes: Map<string, { passed: boolean; generation?: number }> | undefined;
-  private storedIndex: StoredTrajectories | undefined;
+  private storedIndex: LatestRecords | undefined;
   private readonly hadRollouts: boolean;
   private readonly keyed = new Map<string, Map<string, JsonObject>>();
   private progress: RunProgress = { done: 0, total: 0, reused: 0, successRate: 0, phase: '' };
@@ -213,9 +213,9 @@ export class RunSession {
     this.options.onEvent?.(event);
   }
 
-  private stored(): StoredTrajectories | undefined {
+  private stored(): LatestRecords | undefined {
     if (!this.hadRollouts) return undefined;
-    this.storedIndex ??= new StoredTrajectories(this.store.dir);
+    this.storedIndex ??= new LatestRecords(this.store.dir);
     return this.storedIndex;
   }
 

@@ -157,6 +157,13 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
         checkAbort();
         throw Object.assign(new Error('act'), { rollout: errorOf('model', e) });
       }
+      // GiGPO's anchor state: the environment's key for the state acted from, kept when it is not the text.
+      let stateKey: string | undefined;
+      try {
+        stateKey = env.stateKey?.(observation);
+      } catch (e) {
+        throw Object.assign(new Error('stateKey'), { rollout: errorOf('environment', e) });
+      }
       const { latencyMs: reported, ...info } = action.info ?? {};
       const latencyMs = typeof reported === 'number' ? reported : Math.round(performance.now() - started);
       const step: TrajectoryStep = {
@@ -167,6 +174,7 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
         done: false,
         latencyMs,
       };
+      if (typeof stateKey === 'string' && stateKey !== observation) step.stateKey = stateKey;
       if (action.invalid) step.invalid = true;
       if (action.usage) step.usage = action.usage;
       if (action.tokenIds) step.tokenIds = action.tokenIds;

@@ -189,6 +189,15 @@ export class HouseholdEnvironment implements Environment {
     return copy;
   }
 
+  /**
+   * GiGPO's anchor state: the observation text itself, as verl-agent groups ALFWorld steps (its `anchor_obs`
+   * is the text observation). Returned as it is, so the episode runner stores nothing extra and core's
+   * `stateKeyOf` keys the step by its observation.
+   */
+  stateKey(observation: string): string {
+    return observation;
+  }
+
   admissibleActions(): string[] {
     if (!this.admissible) this.build();
     return (this.admissible as string[]).slice();
