@@ -16,6 +16,7 @@ export {
   sampleStepTasks,
 } from './plan-skillc-step.js';
 export {
+  type DynamicSampling,
   type RunSkillcStepInput,
   runSkillcStep,
   type SkillcStepMetrics,
@@ -24,3 +25,11 @@ export {
   skillcValidationDue,
 } from './run-skillc-step.js';
 export { createStepSkills, type SkillContexts, type StepSkills, skillContexts } from './skill-contexts.js';
+export {
+  groupHasSignal,
+  groupsByTask,
+  type SignalMetric,
+  type StepSignal,
+  stepSignal,
+  zeroUpdate,
+} from './step-signal.js';

@@ -1,4 +1,4 @@
-import type { Skill, Task, Trajectory, ValidationResult } from '@skillrl/core';
+import { rolloutErrored, type Skill, type Task, type Trajectory, type ValidationResult } from '@skillrl/core';
 import type { GroupPlan } from './plan-skillc-step.js';
 
 export interface PairedValidationInput {
@@ -28,17 +28,21 @@ export function planPairedValidation(input: PairedValidationInput): GroupPlan {
 /**
  * Success rate and episode count per family and side. A family without a skill ran no with-skill episodes:
  * `withSkillEpisodes` is 0 and `withSkill` repeats its skill-free rate as a placeholder, so readers of rates
- * alone see a zero gap while a curriculum sees that side as no evidence.
+ * alone see a zero gap while a curriculum sees that side as no evidence. Episodes that ended in an error
+ * measured nothing (core's errored-rollout policy): they are in neither rate nor count, only in
+ * `erroredEpisodes`, so an API hiccup on one side cannot move the gap the curriculum reads.
  */
 export function summariseValidation(step: number, runs: readonly Trajectory[]): ValidationResult {
-  const acc = new Map<string, { w: number; wn: number; o: number; on: number }>();
+  const acc = new Map<string, { w: number; wn: number; o: number; on: number; e: number }>();
   for (const t of runs) {
     let a = acc.get(t.family);
     if (!a) {
-      a = { w: 0, wn: 0, o: 0, on: 0 };
+      a = { w: 0, wn: 0, o: 0, on: 0, e: 0 };
       acc.set(t.family, a);
     }
-    if (t.condition === 1) {
+    if (rolloutErrored(t)) {
+      a.e++;
+    } else if (t.condition === 1) {
       a.wn++;
       if (t.verdict.passed) a.w++;
     } else {
@@ -55,6 +59,7 @@ export function summariseValidation(step: number, runs: readonly Trajectory[]): 
       withSkillEpisodes: a.wn,
       withoutSkillEpisodes: a.on,
       episodes: a.wn + a.on,
+      ...(a.e > 0 ? { erroredEpisodes: a.e } : {}),
     };
   }
   return { step, families };

@@ -26,6 +26,11 @@ export interface GroupPlan {
 /** One SKILLC training step, planned before any rollout. */
 export interface SkillcStepPlan extends GroupPlan {
   step: number;
+  /**
+   * Which generation batch of the step this is: 0, or k ≥ 1 for the k-th refill of dynamic sampling (DAPO),
+   * whose tasks, seed and rollout ids are its own.
+   */
+  batch: number;
   /** λ_k per family for the step's batch: the curriculum's λ for an active family, 0 for a retired one. */
   lambda: Record<string, number>;
 }
@@ -48,6 +53,12 @@ export interface SkillcStepInput {
   pairing?: boolean;
   /** The run's root stream; the step's draws fork from it by name, so a resumed step draws the same. */
   rng: Rng;
+  /**
+   * Dynamic sampling's refills: batch k ≥ 1 of the step draws its tasks and seed from streams of its own and
+   * leaves out `exclude` (the tasks earlier batches of the step ran). Default 0, the step's own batch.
+   */
+  batch?: number;
+  exclude?: ReadonlySet<string>;
 }
 
 /**
@@ -95,7 +106,15 @@ export function planSkillcStep(input: SkillcStepInput): SkillcStepPlan {
   if (!Number.isInteger(step) || step < 1) {
     throw new InvalidArgumentError('step', `expected a training step >= 1, got ${String(step)}`);
   }
-  const tasks = sampleStepTasks(input.pool, input.tasksPerStep, rng.fork(`step:${step}`));
+  const batch = input.batch ?? 0;
+  if (!Number.isInteger(batch) || batch < 0) {
+    throw new InvalidArgumentError('batch', `expected an integer >= 0, got ${String(batch)}`);
+  }
+  const exclude = input.exclude;
+  const pool = exclude && exclude.size > 0 ? input.pool.filter((t) => !exclude.has(t.id)) : input.pool;
+  // Batch 0 keeps the names it always had, so a run without refills draws exactly what it drew before.
+  const name = batch === 0 ? `step:${step}` : `step:${step}:batch${batch}`;
+  const tasks = sampleStepTasks(pool, input.tasksPerStep, rng.fork(name));
   const groups = tasks.map((task): EpisodeGroup => {
     const skill = input.skillFor(task.family, state);
     const rho = skill ? (state.rho[task.family] ?? 0) : 0;
@@ -110,5 +129,6 @@ export function planSkillcStep(input: SkillcStepInput): SkillcStepPlan {
   for (const family of Object.keys(state.lambda)) {
     lambda[family] = state.active.includes(family) ? (state.lambda[family] ?? 0) : 0;
   }
-  return { step, groups, groupSize: input.groupSize, seed: rng.seedFor(`s${step}`), lambda };
+  const seed = rng.seedFor(batch === 0 ? `s${step}` : `s${step}b${batch}`);
+  return { step, batch, groups, groupSize: input.groupSize, seed, lambda };
 }

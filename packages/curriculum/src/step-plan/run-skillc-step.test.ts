@@ -11,6 +11,7 @@ import {
 } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { createSkillcCurriculum } from '../skillc-curriculum.js';
+import { planSkillcStep } from './plan-skillc-step.js';
 import { runSkillcStep, type SkillcStepPorts, skillcValidationDue } from './run-skillc-step.js';
 
 const families = ['heat', 'cool'];
@@ -186,5 +187,127 @@ describe('skillcValidationDue', () => {
   it('is every d steps and the last step', () => {
     const due = Array.from({ length: 12 }, (_, i) => i + 1).filter((t) => skillcValidationDue(t, 5, 12));
     expect(due).toEqual([5, 10, 12]);
+  });
+});
+
+describe('runSkillcStep: signal and dynamic sampling', () => {
+  const base = { pool, tasksPerStep: 2, groupSize: 4, skillFor: (f: string) => skill(f), rng: createRng(7) };
+  const curriculum = () => createSkillcCurriculum({ families, d: 5 });
+  /** Groups of tasks in `flat` score alike (all pass); the others vary. */
+  function portsWith(flat: Set<string>, train: Record<string, number> = { grad_norm: 1, episodes: 8 }) {
+    const plans: { batch: number; seed: number; tasks: string[] }[] = [];
+    const trained: string[][] = [];
+    const ports: SkillcStepPorts = {
+      runEpisodes: async (plan) => {
+        plans.push({ batch: plan.batch, seed: plan.seed, tasks: plan.groups.map((g) => g.task.id) });
+        return episodesOf(plan).map((t) =>
+          flat.has(t.taskId) ? { ...t, reward: 1, verdict: { score: 1, passed: true } } : t,
+        );
+      },
+      estimate: (batch) => ({ advantages: new Float64Array(batch.scores.length).fill(0.5), metrics: {} }),
+      update: async (batch) => {
+        trained.push([...new Set(batch.trajectories.map((t) => t.taskId))]);
+        return train;
+      },
+      validate: async (step) => validation(step, 0),
+    };
+    return { ports, plans, trained };
+  }
+
+  it('batch 0 draws what a step always drew; a refill draws other tasks under its own seed', async () => {
+    const state = createSkillcCurriculum({ families }).state();
+    const input = { ...base, step: 3, state };
+    const a = planSkillcStep(input);
+    const b = planSkillcStep({ ...input, batch: 0 });
+    expect(b).toEqual(a);
+    const refill = planSkillcStep({ ...input, batch: 1, exclude: new Set(a.groups.map((g) => g.task.id)) });
+    expect(refill.batch).toBe(1);
+    expect(refill.seed).not.toBe(a.seed);
+    expect(refill.groups.some((g) => a.groups.some((x) => x.task.id === g.task.id))).toBe(false);
+  });
+
+  it('without dynamic sampling, a step whose every group scored alike is void and says why', async () => {
+    const { ports } = portsWith(new Set(pool.map((t) => t.id)));
+    const out = await runSkillcStep(
+      { ...base, step: 1, curriculum: curriculum(), totalSteps: 20, validateEvery: 5 },
+      ports,
+    );
+    expect(out.signal).toMatchObject({ groups: 2, zeroVarianceGroups: 2, zeroUpdate: false });
+    expect(out.signal.void).toMatch(/every group was zero-variance/);
+    expect(out.metrics).toMatchObject({ signal_void: 1, signal_zero_variance_share: 1, signal_groups: 2 });
+  });
+
+  it('a zero update is void even when groups carried signal', async () => {
+    const { ports } = portsWith(new Set(), { grad_norm: 0, episodes: 8 });
+    const out = await runSkillcStep(
+      { ...base, step: 1, curriculum: curriculum(), totalSteps: 20, validateEvery: 5 },
+      ports,
+    );
+    expect(out.signal.zeroVarianceGroups).toBe(0);
+    expect(out.signal.void).toMatch(/update was zero/);
+    expect(out.metrics.signal_zero_update).toBe(1);
+  });
+
+  it('drops zero-variance groups and refills with fresh tasks until tasksPerStep groups carry signal', async () => {
+    // The first batch's tasks score alike, so it keeps nothing and the next batch refills.
+    const first = planSkillcStep({ ...base, step: 1, state: curriculum().state() });
+    const flat = new Set(first.groups.map((g) => g.task.id));
+    const { ports, plans, trained } = portsWith(flat);
+    const out = await runSkillcStep(
+      {
+        ...base,
+        step: 1,
+        curriculum: curriculum(),
+        totalSteps: 20,
+        validateEvery: 5,
+        dynamicSampling: { maxBatches: 4 },
+      },
+      ports,
+    );
+    expect(plans.map((p) => p.batch)).toEqual([0, 1]);
+    expect(new Set(plans.map((p) => p.seed)).size).toBe(2);
+    expect(out.sampling).toEqual({ batches: 2, keptGroups: 2, droppedGroups: 2 });
+    expect(trained[0]).toEqual(plans[1]?.tasks);
+    expect(out.runs.every((t) => !flat.has(t.taskId))).toBe(true);
+    expect(out.ran).toHaveLength(16);
+    expect(out.signal.void).toBeUndefined();
+    expect(out.metrics).toMatchObject({ ds_batches: 2, ds_kept_groups: 2, ds_dropped_groups: 2 });
+  });
+
+  it('stops refilling at maxBatches, trains on what it kept, and a batch with nothing kept is void', async () => {
+    const { ports, plans, trained } = portsWith(new Set(pool.map((t) => t.id)));
+    const out = await runSkillcStep(
+      {
+        ...base,
+        step: 1,
+        curriculum: curriculum(),
+        totalSteps: 20,
+        validateEvery: 5,
+        dynamicSampling: { maxBatches: 2 },
+      },
+      ports,
+    );
+    expect(plans).toHaveLength(2);
+    expect(trained).toEqual([]);
+    expect(out.sampling).toEqual({ batches: 2, keptGroups: 0, droppedGroups: 4 });
+    expect(out.signal.void).toMatch(/no group to learn from/);
+  });
+
+  it('refuses maxBatches that is not a positive integer, naming it', async () => {
+    const { ports, plans } = portsWith(new Set());
+    await expect(
+      runSkillcStep(
+        {
+          ...base,
+          step: 1,
+          curriculum: curriculum(),
+          totalSteps: 20,
+          validateEvery: 5,
+          dynamicSampling: { maxBatches: 0 },
+        },
+        ports,
+      ),
+    ).rejects.toThrow(/dynamicSampling\.maxBatches/);
+    expect(plans).toEqual([]);
   });
 });

@@ -8,13 +8,20 @@ import type {
   Trajectory,
   ValidationResult,
 } from '@skillrl/core';
-import { InvalidArgumentError } from '@skillrl/core';
+import { InvalidArgumentError, splitErrored, stateKeyOf, stepRewardsOf } from '@skillrl/core';
 import {
   attributionStrengthsOf,
   planSkillcStep,
   type SkillcStepInput,
   type SkillcStepPlan,
 } from './plan-skillc-step.js';
+import {
+  groupHasSignal,
+  groupsByTask,
+  type SignalMetric,
+  type StepSignal,
+  stepSignal,
+} from './step-signal.js';
 
 /**
  * What one SKILLC step needs from outside: rollouts, the estimator, the trainer, a paired validation, and a
@@ -25,8 +32,16 @@ export interface SkillcStepPorts {
   runEpisodes(plan: SkillcStepPlan): Promise<Trajectory[]>;
   /** Scores the batch: the `skillc` dual-stream estimator, or any other. A fresh estimator per call. */
   estimate(batch: AdvantageBatch): AdvantageResult;
-  /** Receives every rollout's advantage before the update (store them here: a replayed run reads them back). */
-  onAdvantages?(runs: readonly Trajectory[], advantages: readonly number[]): void | Promise<void>;
+  /**
+   * Receives the advantage of every rollout the update trains on, before the update (store them here: a
+   * replayed run reads them back), with the step-level ones when the estimator gives them (GiGPO). Errored
+   * rollouts and the groups dynamic sampling dropped are not among `runs`.
+   */
+  onAdvantages?(
+    runs: readonly Trajectory[],
+    advantages: readonly number[],
+    stepAdvantages?: readonly (readonly number[] | undefined)[],
+  ): void | Promise<void>;
   /** One policy update (`PolicyTrainer.update`). */
   update(batch: TrainBatch): Promise<TrainMetrics>;
   /** A paired validation after step `step` (with and without each type's skill), when one is due. */
@@ -40,6 +55,20 @@ export interface RunSkillcStepInput extends Omit<SkillcStepInput, 'state'> {
   totalSteps: number;
   /** d: validations every d steps, the ones the curriculum reads. */
   validateEvery: number;
+  /**
+   * DAPO's dynamic sampling (arXiv 2503.14476; verl's `algorithm.filter_groups`): groups whose rollouts all
+   * score alike are dropped, and the step samples further batches of fresh tasks until `tasksPerStep` groups
+   * with signal are kept (the first ones, as verl truncates) or `maxBatches` batches ran; then it trains on
+   * what it kept. Off when absent.
+   */
+  dynamicSampling?: DynamicSampling;
+}
+
+export interface DynamicSampling {
+  /** Generation batches at most, the step's own included (verl's `max_num_gen_batches`); an integer >= 1. */
+  maxBatches: number;
+  /** What must vary within a kept group: `score` (default; verl `metric: score`) or `success` (`acc`). */
+  metric?: SignalMetric;
 }
 
 /** The step's success rates and sizes, for the run's `step` event (the estimator's and trainer's beside). */
@@ -52,14 +81,37 @@ export interface SkillcStepMetrics {
   share_with: number;
   /** Skill types still active when the step was planned. */
   active: number;
+  /** Rollouts that ended in an error: left out of the batch, the update and every rate above. */
+  rollouts_errored: number;
+  /** Groups the update learned from, and the share of them whose rollouts all scored alike. */
+  signal_groups: number;
+  signal_zero_variance_share: number;
+  /** 1 when the update moved nothing (gradient norm 0, or nothing trained). */
+  signal_zero_update: number;
+  /** 1 when the step's signal was void (see `SkillcStepResult.signal.void`). */
+  signal_void: number;
 }
 
 export interface SkillcStepResult {
+  /** The step's own batch plan (batch 0); refills of dynamic sampling have their own (`plans`). */
   plan: SkillcStepPlan;
+  /** Every batch the step ran, the step's own first. */
+  plans: SkillcStepPlan[];
   /** The curriculum's state the step was planned from. */
   state: CurriculumState;
+  /** The rollouts the update trained on, in batch order: no errored one, no dropped group. */
   runs: Trajectory[];
+  /** Every rollout the step ran (errored ones and dropped groups included). */
+  ran: Trajectory[];
+  /** Rollouts left out because they errored. */
+  errored: Trajectory[];
   advantages: number[];
+  /** Step-level advantages of `runs` when the estimator gave them (GiGPO). */
+  stepAdvantages?: (number[] | undefined)[];
+  /** What the update had to learn from (the no-signal guard reads `signal.void`). */
+  signal: StepSignal;
+  /** Dynamic sampling's account, when it was on. */
+  sampling?: { batches: number; keptGroups: number; droppedGroups: number };
   metrics: SkillcStepMetrics;
   /** What the estimator reported (its `metrics`), unprefixed. */
   estimatorMetrics: Record<string, number>;
@@ -95,15 +147,55 @@ export async function runSkillcStep(
       `expected an integer >= 1 (validations every d steps), got ${String(validateEvery)}`,
     );
   }
+  const sampling = input.dynamicSampling;
+  if (
+    sampling !== undefined &&
+    (!Number.isInteger(sampling.maxBatches) || (sampling.maxBatches as number) < 1)
+  ) {
+    throw new InvalidArgumentError(
+      'dynamicSampling.maxBatches',
+      `expected an integer >= 1 (generation batches at most, the step's own included), got ${String(sampling.maxBatches)}`,
+    );
+  }
   const state = curriculum.state();
-  const plan = planSkillcStep({ ...input, state });
-  const runs = await ports.runEpisodes(plan);
+  const metric = sampling?.metric ?? 'score';
+  const plans: SkillcStepPlan[] = [];
+  const ran: Trajectory[] = [];
+  // Without dynamic sampling every scored group is kept; with it, only groups with signal, the first ones.
+  const kept: Trajectory[][] = [];
+  let dropped = 0;
+  const used = new Set<string>();
+  for (let batch = 0; batch < (sampling?.maxBatches ?? 1); batch++) {
+    const plan = planSkillcStep({ ...input, state, batch, exclude: used });
+    if (plan.groups.length === 0) break;
+    plans.push(plan);
+    for (const g of plan.groups) used.add(g.task.id);
+    const runs = await ports.runEpisodes(plan);
+    ran.push(...runs);
+    for (const group of groupsByTask(splitErrored(runs).scored)) {
+      if (!sampling || groupHasSignal(group, metric)) kept.push(group);
+      else dropped++;
+    }
+    if (!sampling || kept.length >= input.tasksPerStep) break;
+  }
+  // verl keeps the first train_batch_size groups when refills overshoot.
+  if (sampling && kept.length > input.tasksPerStep) dropped += kept.length - input.tasksPerStep;
+  const runs = (sampling ? kept.slice(0, input.tasksPerStep) : kept).flat();
+  // The errored-rollout policy (core): an errored rollout measured nothing, so it is in no batch, no
+  // estimate, no update and no rate; it is counted instead.
+  const { scored: scoredRan, errored } = splitErrored(ran);
+  // Batch order: the planned order of the trained rollouts (groups were collected in it).
+  const order = new Map(ran.map((t, i) => [t.id, i]));
+  runs.sort((a, b) => (order.get(a.id) as number) - (order.get(b.id) as number));
+  const plan = plans[0] as SkillcStepPlan;
   // λ_k per sample travels in the batch (0 for a retired type), so a package's estimator receives it too.
   const attributionStrengths = attributionStrengthsOf(
     plan,
     runs.map((r) => r.family),
   );
-  const result = ports.estimate({
+  // Nothing left to learn from (every rollout errored, or dynamic sampling kept no group): no estimate and no
+  // update — a trainer given an empty batch may well refuse it — and the step's signal says so.
+  const result = runs.length === 0 ? { advantages: new Float64Array(0), metrics: {} } : ports.estimate({
     attributionStrengths,
     // Deprecated copy, for an estimator written against @skillrl/core 0.1; removed with `lambdas`.
     lambdas: attributionStrengths,
@@ -114,27 +206,64 @@ export async function runSkillcStep(
     families: runs.map((r) => r.family),
     successes: runs.map((r) => r.verdict.passed),
     lengths: runs.map((r) => r.steps.length),
+    // Step-level credit's inputs (GiGPO): each step's reward and the state it acted from.
+    stepRewards: runs.map(stepRewardsOf),
+    stepKeys: runs.map((r) => r.steps.map(stateKeyOf)),
   });
   const advantages = runs.map((_, i) => result.advantages[i] ?? 0);
-  await ports.onAdvantages?.(runs, advantages);
-  const trainMetrics = await ports.update({ trajectories: runs, advantages });
-  const withSkill = runs.filter((r) => r.condition === 1);
-  const without = runs.filter((r) => r.condition === 0);
+  const stepAdvantages = result.stepAdvantages
+    ? runs.map((_, i) => {
+        const a = result.stepAdvantages?.[i];
+        return a ? Array.from(a) : undefined;
+      })
+    : undefined;
+  await ports.onAdvantages?.(runs, advantages, stepAdvantages);
+  const trainMetrics =
+    runs.length === 0
+      ? { episodes: 0 }
+      : await ports.update({
+          trajectories: runs,
+          advantages,
+          ...(stepAdvantages ? { stepAdvantages } : {}),
+        });
+  const signal = stepSignal(runs, trainMetrics, metric);
+  const withSkill = scoredRan.filter((r) => r.condition === 1);
+  const without = scoredRan.filter((r) => r.condition === 0);
   const out: SkillcStepResult = {
     plan,
+    plans,
     state,
     runs,
+    ran,
+    errored,
     advantages,
+    ...(stepAdvantages ? { stepAdvantages } : {}),
+    signal,
     metrics: {
-      success: rate(runs),
+      success: rate(scoredRan),
       success_with: rate(withSkill),
       success_without: rate(without),
-      share_with: runs.length ? withSkill.length / runs.length : 0,
+      share_with: scoredRan.length ? withSkill.length / scoredRan.length : 0,
       active: state.active.length,
+      rollouts_errored: errored.length,
+      signal_groups: signal.groups,
+      signal_zero_variance_share: signal.groups ? signal.zeroVarianceGroups / signal.groups : 0,
+      signal_zero_update: signal.zeroUpdate ? 1 : 0,
+      signal_void: signal.void ? 1 : 0,
     },
     estimatorMetrics: result.metrics,
     trainMetrics,
   };
+  if (sampling) {
+    out.sampling = {
+      batches: plans.length,
+      keptGroups: Math.min(kept.length, input.tasksPerStep),
+      droppedGroups: dropped,
+    };
+    out.metrics.ds_batches = plans.length;
+    out.metrics.ds_kept_groups = out.sampling.keptGroups;
+    out.metrics.ds_dropped_groups = dropped;
+  }
   if (skillcValidationDue(input.step, validateEvery, totalSteps)) {
     const validation = await ports.validate(input.step);
     // The curriculum reads validations on its own schedule (every d steps), not the final extra one.
