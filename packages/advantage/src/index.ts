@@ -1,7 +1,8 @@
 /**
  * @skillrl/advantage — advantage estimators as pure functions on typed arrays, behind a registry that
  * uses verl's names: the GRPO family with each library's conventions, RLOO, REINFORCE++, OPO, ReMax, GPG,
- * Skill-R1's two-level and SKILLC's dual-stream estimators, and D2Skill's mixed normalisation.
+ * Skill-R1's two-level and SKILLC's dual-stream estimators, D2Skill's mixed normalisation, and GiGPO's
+ * step-level credit (`stepAdvantages`).
  */
 
 // Composition: a weighted sum of estimators.
@@ -9,6 +10,7 @@ export { combineEstimators, type WeightedEstimator } from './compose/combine-est
 // Each estimator's factory and options, for use without the registry.
 export { createD2SkillMixed, type D2SkillMixedOptions } from './estimators/d2skill-mixed.js';
 export { createDrGrpo, type DrGrpoOptions } from './estimators/dr-grpo.js';
+export { createGigpo, type GigpoMode, type GigpoOptions } from './estimators/gigpo.js';
 export { createGpg, type GpgOptions } from './estimators/gpg.js';
 export type { NormalizeConvention } from './estimators/group-normalize.js';
 export { createGrpo, GRPO_PRESETS, type GrpoOptions, type GrpoPreset } from './estimators/grpo.js';

@@ -2,7 +2,7 @@ import { InvalidArgumentError } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { createEstimator, listEstimators } from '../registry/estimator-registry.js';
 
-// Three groups of two in a layout every built-in accepts (skillc needs conditions, skill-r1 generations...).
+// Three groups of two in a layout every built-in accepts (skillc needs conditions, skill-r1 generations, gigpo steps...).
 const batch = {
   scores: [1, 0, Number.NaN, 1, 0.5, 0.5],
   groupIds: [0, 0, 1, 1, 2, 2],
@@ -11,6 +11,8 @@ const batch = {
   conditions: [1, 0, 1, 0, 1, 0],
   lengths: [3, 5, 2, 4, 1, 1],
   baselines: [0.5, 0.5, 0, 0, 0.5, 0.5],
+  stepKeys: [['a', 'b'], ['a'], ['a'], ['a', 'c'], ['a'], ['b']],
+  stepRewards: [[0, 1], [0], [0], [0, 1], [0.5], [0.5]],
 };
 
 describe('estimate(batch, { out })', () => {

@@ -11,6 +11,7 @@ const PER_SAMPLE_FIELDS = [
   'lengths',
   'baselines',
   'stepRewards',
+  'stepKeys',
   'successes',
   'attributionStrengths',
   'interGenerationWeights',

@@ -32,6 +32,9 @@ function toBatch(data: Row[], scores: number[]): AdvantageBatch {
     generations: data.map((r) => r.generation),
     lengths: data.map((r) => r.length),
     baselines: data.map((r) => r.baseline),
+    // gigpo: 1–3 steps, states from three keys so they repeat, step rewards from the baseline.
+    stepKeys: data.map((r) => Array.from({ length: 1 + (r.length % 3) }, (_, t) => `k${(r.length + t) % 3}`)),
+    stepRewards: data.map((r) => Array.from({ length: 1 + (r.length % 3) }, (_, t) => r.baseline * t)),
   };
 }
 
@@ -49,6 +52,8 @@ const GROUP_LOCAL: Array<[string, Record<string, unknown>]> = [
   ['skillc', { w: 0.3, lambda: 2 }],
   ['skillc', { gate: 'all' }],
   ['d2skill-mixed', {}],
+  ['gigpo', {}],
+  ['gigpo', { mode: 'mean_std_norm', episodeMoments: 'trajectories' }],
 ];
 
 describe('group isolation (property)', () => {

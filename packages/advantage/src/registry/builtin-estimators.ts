@@ -1,6 +1,7 @@
 import type { EstimatorFactory } from '@skillrl/core';
 import { createD2SkillMixed, type D2SkillMixedOptions } from '../estimators/d2skill-mixed.js';
 import { createDrGrpo, type DrGrpoOptions } from '../estimators/dr-grpo.js';
+import { createGigpo, type GigpoOptions } from '../estimators/gigpo.js';
 import { createGpg, type GpgOptions } from '../estimators/gpg.js';
 import { createGrpo, type GrpoOptions } from '../estimators/grpo.js';
 import { createGrpoPassk, type GrpoPasskOptions } from '../estimators/grpo-passk.js';
@@ -32,6 +33,7 @@ export interface BuiltinEstimatorOptions {
   'skill-r1': SkillR1Options;
   skillc: SkillcOptions;
   'd2skill-mixed': D2SkillMixedOptions;
+  gigpo: GigpoOptions;
 }
 
 type AnyFactory = EstimatorFactory<never>;
@@ -56,4 +58,5 @@ export const BUILTIN_ESTIMATORS: ReadonlyArray<readonly [keyof BuiltinEstimatorO
   ['skill-r1', createSkillR1],
   ['skillc', createSkillc],
   ['d2skill-mixed', createD2SkillMixed],
+  ['gigpo', createGigpo],
 ];

@@ -1,4 +1,4 @@
-import type { AdvantageBatch } from '@skillrl/core';
+import type { AdvantageBatch, Rng } from '@skillrl/core';
 import {
   type BaseBatch,
   describeEstimatorConformance,
@@ -12,6 +12,18 @@ const conditionsByPosition = (base: BaseBatch): AdvantageBatch => ({
   ...base,
   conditions: base.scores.map((_, i) => i % 2),
 });
+
+// GiGPO's step fields: 1–4 steps per sample, keys from four states (so states repeat within and across
+// trajectories and tasks), rewards from the rng. Not derived from the scores: the step returns are an input of
+// their own, as the environment's step rewards are.
+const withSteps = (base: BaseBatch, rng: Rng): AdvantageBatch => {
+  const steps = base.scores.map(() => 1 + rng.int(4));
+  return {
+    ...base,
+    stepKeys: steps.map((n) => Array.from({ length: n }, () => `s${rng.int(4)}`)),
+    stepRewards: steps.map((n) => Array.from({ length: n }, () => (rng.bernoulli(0.5) ? 0 : rng.int(-2, 4)))),
+  };
+};
 
 /** How each registered estimator runs the suite: what it needs, and whether it is group-local. */
 const CONFORMANCE: Record<string, EstimatorConformanceOptions> = {
@@ -44,6 +56,7 @@ const CONFORMANCE: Record<string, EstimatorConformanceOptions> = {
   },
   skillc: { requiredFields: ['conditions'], buildBatch: conditionsByPosition },
   'd2skill-mixed': { requiredFields: ['conditions'], buildBatch: conditionsByPosition },
+  gigpo: { requiredFields: ['stepKeys', 'stepRewards'], buildBatch: withSteps },
 };
 
 for (const name of listEstimators()) {
@@ -123,6 +136,18 @@ describeEstimatorConformance(
       interGenerationWeights: base.scores.map(() => 2 * rng.float()),
     }),
   },
+);
+
+describeEstimatorConformance(
+  'gigpo (mean_std_norm, moments over trajectories, γ = 1, ω = 0.5)',
+  () =>
+    createEstimator('gigpo', {
+      mode: 'mean_std_norm',
+      episodeMoments: 'trajectories',
+      gamma: 1,
+      stepAdvantageWeight: 0.5,
+    }),
+  { requiredFields: ['stepKeys', 'stepRewards'], buildBatch: withSteps },
 );
 
 describe('conformance coverage', () => {

@@ -35,6 +35,7 @@ describe('estimator registry', () => {
       'skill-r1',
       'skillc',
       'd2skill-mixed',
+      'gigpo',
     ]);
     expect(createEstimator('grpo_passk').name).toBe('grpo-passk');
   });

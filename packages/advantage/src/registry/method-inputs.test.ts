@@ -13,6 +13,9 @@ const batch: AdvantageBatch = {
   families: ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'b'],
   lengths: [3, 5, 2, 8, 1, 1, 4, 2],
   baselines: [0.5, 0.5, 0.5, 0.5, 0, 0, 0, 0],
+  // gigpo's steps: two per sample, the first state shared within each task.
+  stepKeys: [1, 1, 1, 1, 2, 2, 2, 2].map((task, i) => [`start-${task}`, `s${i % 3}`]),
+  stepRewards: [1, 1, 0, 0, 1, 0, 0, 1].map((score) => [0, score]),
 };
 const methodInputs = {
   attributionStrengths: [2, 2, 2, 2, 0.5, 0.5, 0.5, 0.5],

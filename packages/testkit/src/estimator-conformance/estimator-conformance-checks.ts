@@ -49,10 +49,52 @@ function close(a: number, b: number): boolean {
   return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
+/** Steps of sample i as the batch gives them (`stepRewards`, else `stepKeys`), when it gives them. */
+function stepCountOf(batch: AdvantageBatch, i: number): number | undefined {
+  for (const field of [batch.stepRewards, batch.stepKeys]) {
+    const row = field?.[i] as unknown;
+    if (row !== null && typeof row === 'object' && typeof (row as ArrayLike<unknown>).length === 'number') {
+      return (row as ArrayLike<unknown>).length;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Why sample `i` of `a` and sample `j` of `b` differ in their step advantages (an estimator with step-level
+ * credit, `stepAdvantages`), or `undefined` when they agree under `same`. Results without step advantages
+ * agree trivially.
+ */
+function stepDifference(
+  a: AdvantageResult,
+  i: number,
+  b: AdvantageResult,
+  j: number,
+  same: (x: number, y: number) => boolean,
+): string | undefined {
+  if (a.stepAdvantages === undefined && b.stepAdvantages === undefined) return undefined;
+  const x = a.stepAdvantages?.[i];
+  const y = b.stepAdvantages?.[j];
+  if (x === undefined || y === undefined) {
+    return x === y
+      ? undefined
+      : `step advantages ${x === undefined ? 'absent' : 'present'} in one, not the other`;
+  }
+  if (x.length !== y.length) return `${x.length} step advantages against ${y.length}`;
+  for (let t = 0; t < x.length; t++) {
+    if (!same(x[t] as number, y[t] as number)) return `step ${t}: ${x[t]} against ${y[t]}`;
+  }
+  return undefined;
+}
+
 /**
  * The checks an advantage estimator must pass, as plain functions (no test framework needed):
  * shape, finiteness, metrics, determinism and purity, unknown fields ignored, group isolation, non-finite
  * scores, missing fields, mismatched lengths. `describeEstimatorConformance` runs them as vitest tests.
+ * An estimator with step-level credit (`stepAdvantages`, GiGPO's) is held to the same rules step by step:
+ * one entry per sample, one finite value per step the batch gives it (`stepRewards`, else `stepKeys`), no
+ * entry for a skipped (non-finite) sample, and the same determinism, isolation and non-finite invariance.
+ * Its builder supplies the step fields (`stepKeys`, `stepRewards`) as any other field it needs.
  */
 export function estimatorConformanceChecks(
   create: () => AdvantageEstimator,
@@ -84,6 +126,25 @@ export function estimatorConformanceChecks(
     }
     if (result.advantages.length !== batch.scores.length) {
       fail(`${what}: expected ${batch.scores.length} advantages, got ${result.advantages.length}`);
+    }
+    // Step-level credit is optional; when given, one entry per sample, each absent (a skipped sample) or
+    // one finite value per step the batch gives that sample.
+    const steps = result.stepAdvantages;
+    if (steps !== undefined) {
+      if (!Array.isArray(steps) || steps.length !== batch.scores.length) {
+        fail(`${what}: expected stepAdvantages with ${batch.scores.length} entries (one per sample)`);
+      }
+      steps.forEach((row, i) => {
+        if (row === undefined) return;
+        if (!(row instanceof Float64Array)) fail(`${what}: stepAdvantages[${i}] is not a Float64Array`);
+        const count = stepCountOf(batch, i);
+        if (count !== undefined && row.length !== count) {
+          fail(`${what}: stepAdvantages[${i}] has ${row.length} entries, the sample has ${count} steps`);
+        }
+        row.forEach((a, t) => {
+          if (!Number.isFinite(a)) fail(`${what}: stepAdvantages[${i}][${t}] is ${a}`);
+        });
+      });
     }
     return result;
   };
@@ -131,13 +192,22 @@ export function estimatorConformanceChecks(
           const batch = build(baseCase(k), k);
           const before = snapshotBatch(batch);
           const estimator = create();
-          const first = estimate(estimator, batch, `batch ${k}`).advantages;
-          const again = estimate(estimator, batch, `batch ${k} (same estimator)`).advantages;
-          const fresh = estimate(create(), batch, `batch ${k} (new estimator)`).advantages;
+          const firstResult = estimate(estimator, batch, `batch ${k}`);
+          const againResult = estimate(estimator, batch, `batch ${k} (same estimator)`);
+          const freshResult = estimate(create(), batch, `batch ${k} (new estimator)`);
+          const [first, again, fresh] = [firstResult, againResult, freshResult].map((r) => r.advantages) as [
+            Float64Array,
+            Float64Array,
+            Float64Array,
+          ];
           for (let i = 0; i < first.length; i++) {
             if (!Object.is(first[i], again[i]) || !Object.is(first[i], fresh[i])) {
               fail(`batch ${k}: advantage ${i} differs between calls: ${first[i]}, ${again[i]}, ${fresh[i]}`);
             }
+            const differs =
+              stepDifference(firstResult, i, againResult, i, Object.is) ??
+              stepDifference(firstResult, i, freshResult, i, Object.is);
+            if (differs) fail(`batch ${k}: sample ${i}'s step advantages differ between calls: ${differs}`);
           }
           if (JSON.stringify(snapshotBatch(batch)) !== JSON.stringify(before))
             fail(`batch ${k}: the batch was modified`);
@@ -186,12 +256,17 @@ export function estimatorConformanceChecks(
           conformanceExtraPerSample: Array.from(batch.scores, () => rng.float()),
           conformanceExtraRecord: { note: 'unknown to every estimator', value: 1 },
         } as AdvantageBatch;
-        const expected = estimate(create(), batch, `batch ${k}`).advantages;
-        const got = estimate(create(), extended, `batch ${k} with two unknown fields`).advantages;
+        const plain = estimate(create(), batch, `batch ${k}`);
+        const extra = estimate(create(), extended, `batch ${k} with two unknown fields`);
+        const expected = plain.advantages;
+        const got = extra.advantages;
         for (let i = 0; i < expected.length; i++) {
           if (!Object.is(got[i], expected[i])) {
             fail(`batch ${k}: with unknown fields, advantage ${i} is ${got[i]}, without ${expected[i]}`);
           }
+          const differs = stepDifference(extra, i, plain, i, Object.is);
+          if (differs)
+            fail(`batch ${k}: with unknown fields, sample ${i}'s step advantages differ: ${differs}`);
         }
       }
     },
@@ -212,12 +287,10 @@ export function estimatorConformanceChecks(
             groupIds: base.groupIds,
             scores: base.scores.map((s, i) => (base.groupIds[i] === target ? rng.int(-3, 5) * 0.5 : s)),
           };
-          const a = estimate(create(), build(base, k), `batch ${k}`).advantages;
-          const b = estimate(
-            create(),
-            build(changed, k),
-            `batch ${k} with group ${target} changed`,
-          ).advantages;
+          const before = estimate(create(), build(base, k), `batch ${k}`);
+          const after = estimate(create(), build(changed, k), `batch ${k} with group ${target} changed`);
+          const a = before.advantages;
+          const b = after.advantages;
           for (let i = 0; i < a.length; i++) {
             if (base.groupIds[i] === target) continue;
             compared++;
@@ -225,6 +298,13 @@ export function estimatorConformanceChecks(
               fail(
                 `batch ${k}: changing group ${String(target)} moved sample ${i} of group ${String(base.groupIds[i])} ` +
                   `from ${a[i]} to ${b[i]} (declare groupLocal: false if the estimator couples groups)`,
+              );
+            }
+            const differs = stepDifference(before, i, after, i, close);
+            if (differs) {
+              fail(
+                `batch ${k}: changing group ${String(target)} moved the step advantages of sample ${i} of group ` +
+                  `${String(base.groupIds[i])}: ${differs} (declare groupLocal: false if the estimator couples groups)`,
               );
             }
           }
@@ -244,11 +324,16 @@ export function estimatorConformanceChecks(
         const batch = build(base, k);
         const poisoned = { ...batch, scores: base.scores.map((s, i) => (bad[i] ? rng.pick(NON_FINITE) : s)) };
         const keep = base.scores.map((_, i) => i).filter((i) => !bad[i]);
-        const full = estimate(create(), poisoned, `batch ${k} with non-finite scores`).advantages;
-        const clean = estimate(create(), subsetBatch(poisoned, keep), `batch ${k} without them`).advantages;
+        const fullResult = estimate(create(), poisoned, `batch ${k} with non-finite scores`);
+        const cleanResult = estimate(create(), subsetBatch(poisoned, keep), `batch ${k} without them`);
+        const full = fullResult.advantages;
+        const clean = cleanResult.advantages;
         full.forEach((a, i) => {
           if (bad[i] && a !== 0)
             fail(`batch ${k}: sample ${i} has score ${poisoned.scores[i]} but advantage ${a}`);
+          // A skipped sample has no step-level entry (AdvantageResult.stepAdvantages).
+          if (bad[i] && fullResult.stepAdvantages?.[i] !== undefined)
+            fail(`batch ${k}: sample ${i} has score ${poisoned.scores[i]} but step advantages`);
           if (!Number.isFinite(a)) fail(`batch ${k}: advantage ${i} is ${a}`);
         });
         keep.forEach((i, j) => {
@@ -256,6 +341,13 @@ export function estimatorConformanceChecks(
             fail(
               `batch ${k}: sample ${i} gets ${full[i]} beside non-finite scores but ${clean[j]} without them ` +
                 '(non-finite scores must not enter any baseline)',
+            );
+          }
+          const differs = stepDifference(fullResult, i, cleanResult, j, close);
+          if (differs) {
+            fail(
+              `batch ${k}: sample ${i}'s step advantages differ beside non-finite scores and without them: ` +
+                `${differs} (non-finite scores must not enter any baseline)`,
             );
           }
         });

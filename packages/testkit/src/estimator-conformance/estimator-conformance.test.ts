@@ -155,3 +155,109 @@ describe('estimatorConformanceChecks catches broken estimators', () => {
     expect(() => check.run()).toThrow(/has score (NaN|Infinity|-Infinity) but advantage NaN/);
   });
 });
+
+/**
+ * A tiny estimator with step-level credit: A_i = r_i − mean of the group's finite scores, and per step
+ * A_i + stepRewards[i][t] − the group's mean step reward. Needs `stepRewards`.
+ */
+function createStepCentred(options: { breakWith?: string } = {}): AdvantageEstimator {
+  const mode = options.breakWith;
+  return {
+    name: 'step-centred',
+    estimate(batch: AdvantageBatch) {
+      const steps = batch.stepRewards;
+      if (!steps) throw new MissingFieldError('step-centred', 'stepRewards');
+      const n = batch.scores.length;
+      if (batch.groupIds.length !== n) throw new InvalidArgumentError('batch.groupIds', 'wrong length');
+      const sums = new Map<string | number, { sum: number; count: number; steps: number; stepSum: number }>();
+      let batchSum = 0;
+      for (let i = 0; i < n; i++) {
+        const x = batch.scores[i] as number;
+        if (!Number.isFinite(x)) continue;
+        const g = batch.groupIds[i] as string | number;
+        const entry = sums.get(g) ?? { sum: 0, count: 0, steps: 0, stepSum: 0 };
+        entry.sum += x;
+        entry.count++;
+        for (const r of Array.from(steps[i] as ArrayLike<number>)) {
+          entry.steps++;
+          entry.stepSum += r;
+        }
+        sums.set(g, entry);
+        batchSum += x;
+      }
+      const advantages = new Float64Array(n);
+      const stepAdvantages: (Float64Array | undefined)[] = new Array(n);
+      for (let i = 0; i < n; i++) {
+        const x = batch.scores[i] as number;
+        const row = Array.from(steps[i] as ArrayLike<number>);
+        if (!Number.isFinite(x)) {
+          if (mode === 'steps-for-skipped') stepAdvantages[i] = new Float64Array(row.length);
+          continue;
+        }
+        const e = sums.get(batch.groupIds[i] as string | number)!;
+        advantages[i] = x - e.sum / e.count;
+        const stepMean = e.steps ? e.stepSum / e.steps : 0;
+        const perStep = Float64Array.from(row, (r) => (advantages[i] as number) + r - stepMean);
+        if (mode === 'steps-coupled') for (let t = 0; t < perStep.length; t++) perStep[t]! += batchSum / 1000;
+        stepAdvantages[i] = mode === 'steps-wrong-length' ? new Float64Array(row.length + 1) : perStep;
+      }
+      return {
+        advantages,
+        stepAdvantages,
+        metrics: { frac_zero_std: 0, groups_all_pass: 0, groups_all_fail: 0 },
+      };
+    },
+  };
+}
+
+// One to three steps per sample, rewards from the rng: never from the scores.
+const withStepRewards: EstimatorConformanceOptions = {
+  requiredFields: ['stepRewards'],
+  buildBatch: (base, rng) => ({
+    ...base,
+    stepRewards: base.scores.map(() => Array.from({ length: 1 + rng.int(3) }, () => rng.int(3))),
+  }),
+};
+
+describeEstimatorConformance('step-centred (step-level credit)', () => createStepCentred(), withStepRewards);
+
+describe('estimatorConformanceChecks holds step advantages to the same rules', () => {
+  const failing = (breakWith: string) =>
+    estimatorConformanceChecks(() => createStepCentred({ breakWith }), withStepRewards)
+      .filter((check) => {
+        try {
+          check.run();
+          return false;
+        } catch {
+          return true;
+        }
+      })
+      .map((check) => check.name);
+
+  it('passes a correct step-level estimator', () => {
+    expect(failing('none')).toEqual([]);
+  });
+
+  it('flags step advantages for a sample with a non-finite score', () => {
+    expect(failing('steps-for-skipped')).toEqual([
+      'gives non-finite scores advantage 0 and leaves them out of every baseline',
+    ]);
+  });
+
+  it('flags step advantages that couple groups', () => {
+    expect(failing('steps-coupled')).toEqual([
+      "changing one group's scores leaves every other group's advantages unchanged",
+    ]);
+  });
+
+  it('flags a step-advantage row of the wrong length, naming the sample', () => {
+    expect(failing('steps-wrong-length')).toContain(
+      'returns one finite advantage per sample, as a Float64Array',
+    );
+    const check = estimatorConformanceChecks(
+      () => createStepCentred({ breakWith: 'steps-wrong-length' }),
+      withStepRewards,
+    )[0]!;
+    expect(() => check.run()).toThrow(/stepAdvantages\[0\] has \d+ entries, the sample has \d+ steps/);
+  });
+});
