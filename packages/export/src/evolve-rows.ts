@@ -5,10 +5,11 @@ import {
   readRunStream,
   type SkillCandidate,
 } from '@skillrl/core';
+import type { CandidateAdvantageRow } from './check-advantage-record.js';
 import { collectingNotes, type ExportCounts, lostUpdateOf } from './export-counts.js';
 import type { ExportFormat } from './export-format.js';
 import type { ExportRow } from './export-row.js';
-import { type AdvantageRecord, readAdvantages } from './read-advantages.js';
+import { readAdvantages } from './read-advantages.js';
 import type { TrlRow } from './trl-rows.js';
 
 /** The editor's prompt as chat messages (a string prompt is one user message). */
@@ -44,8 +45,8 @@ export function* evolveRows(dir: string, format: ExportFormat, counts: ExportCou
       "verl rows need token ids of the prompt and the reply; an evolve run records its skill editor's proposals without prompt token ids. Use --format trl (chat messages) or --format jsonl.",
     );
   }
-  const wanted = new Map<string, AdvantageRecord['rows']>();
-  for (const record of readAdvantages(dir, counts)) {
+  const wanted = new Map<string, CandidateAdvantageRow[]>();
+  for (const record of readAdvantages(dir, counts, 'candidate')) {
     for (const row of record.rows) {
       const key = `${record.unit}/${row.taskId}`;
       const list = wanted.get(key) ?? [];
@@ -75,14 +76,18 @@ export function* evolveRows(dir: string, format: ExportFormat, counts: ExportCou
     if (seen.has(record.key)) continue;
     seen.add(record.key);
     for (const row of rows) {
-      const proposal = record.candidates[row.candidate ?? 0];
+      const proposal = record.candidates[row.candidate];
       if (!proposal) continue;
+      if (row.advantage === null) {
+        counts.noAdvantage++;
+        continue;
+      }
       counts.sources++;
       const completion = proposal.text || formatSkill(proposal.skill);
-      const meta = { unit, taskId: row.taskId ?? '', candidate: row.candidate ?? 0, reward: row.reward ?? 0 };
+      const meta = { unit, taskId: row.taskId, candidate: row.candidate, reward: row.reward ?? 0 };
       if (format === 'jsonl') {
         yield {
-          prompt: promptText(proposal.info?.prompt, row.taskId ?? ''),
+          prompt: promptText(proposal.info?.prompt, row.taskId),
           completion,
           logProbs: proposal.logProbs ?? null,
           tokenIds: proposal.tokenIds ?? null,
@@ -91,7 +96,7 @@ export function* evolveRows(dir: string, format: ExportFormat, counts: ExportCou
         } satisfies ExportRow;
       } else {
         yield {
-          prompt: promptMessages(proposal.info?.prompt, row.taskId ?? ''),
+          prompt: promptMessages(proposal.info?.prompt, row.taskId),
           completion: [{ role: 'assistant', content: completion }],
           advantage: row.advantage,
           reward: row.reward ?? 0,

@@ -16,13 +16,23 @@ export interface ExportCounts {
   lostUpdates: LostUpdate[];
   /** Trained trajectories (internalize) or candidate records (evolve) listed in advantages but not found. */
   sourcesMissing: number;
+  /**
+   * Trained trajectories whose latest record ended in an error (`trajectory.error`): left out, never
+   * exported (their reward is a placeholder). Rows of older runs list them; newer runs leave them out.
+   */
+  errored: number;
+  /** Rows of advantages.jsonl with no advantage (null: the update gave the trajectory or candidate none). */
+  noAdvantage: number;
+  /** Trajectories whose step advantages do not match their steps (broadcast their advantage instead). */
+  stepMismatch: number;
 }
 
 /** An advantages line the export could not use, and what it cost. */
 export interface LostUpdate {
   /** `advantages.jsonl` (or its segment), as the reader names it. */
   file: string;
-  how: { kind: 'torn'; bytes: number } | { kind: 'damaged'; record: number };
+  /** Torn (an unfinished last line), or damaged at a line (`reason`: not JSON, or a field that is wrong). */
+  how: { kind: 'torn'; bytes: number } | { kind: 'damaged'; line: number; reason: string };
   /** The unit the record was for (`s4`, `g2`), read from the start of the line; undefined if torn before it. */
   unit: string | undefined;
   /** Rows the unit's stored rollouts (or candidates) would have given, and how many of those sources. */
@@ -41,6 +51,9 @@ export function emptyCounts(): ExportCounts {
     read: [],
     lostUpdates: [],
     sourcesMissing: 0,
+    errored: 0,
+    noAdvantage: 0,
+    stepMismatch: 0,
   };
 }
 

@@ -12,7 +12,7 @@ function lostUpdateNote(lost: LostUpdate, method: string, dir: string, completed
   const where =
     lost.how.kind === 'torn'
       ? `${lost.file}: its last line is unfinished (${lost.how.bytes} bytes, no newline): torn by a crash, or still being written`
-      : `advantages: record ${lost.how.record} is not valid JSON (damaged)`;
+      : `${lost.file}: line ${lost.how.line} ${lost.how.reason} (damaged)`;
   const of = method === 'evolve' ? 'candidates' : 'trajectories';
   // A torn line is what a kill leaves, and resuming drops it and makes the update again; a damaged line
   // that ends with a newline is refused by the run store until someone repairs or removes it.
@@ -49,6 +49,26 @@ export function exportNotes(
         : `${n} trained ${n === 1 ? 'trajectory' : 'trajectories'} listed in advantages ${n === 1 ? 'is' : 'are'} not in rollouts`;
     lostNotes.push(
       `${what} (a torn, damaged or unreadable line: see the other notes), so their rows could not be written and cannot be counted.`,
+    );
+  }
+  if (counts.errored > 0) {
+    const n = counts.errored;
+    lostNotes.push(
+      `${n} ${n === 1 ? 'trajectory' : 'trajectories'} listed in advantages ended in an error (a model call that failed past its retries, an environment or verifier that threw) and ${n === 1 ? 'was' : 'were'} left out: an errored rollout measured nothing about the policy, its reward is a placeholder. Each rollout is read as its latest record, so one run again on resume is exported as it finally ended.`,
+    );
+  }
+  if (counts.noAdvantage > 0) {
+    const n = counts.noAdvantage;
+    const one = n === 1;
+    const what =
+      method === 'evolve' ? (one ? 'candidate' : 'candidates') : one ? 'trajectory' : 'trajectories';
+    lostNotes.push(
+      `${n} ${what} listed in advantages ${one ? 'has' : 'have'} no advantage (null: the update left ${one ? 'it' : 'them'} out) and ${one ? 'was' : 'were'} not exported.`,
+    );
+  }
+  if (counts.stepMismatch > 0) {
+    lostNotes.push(
+      `${counts.stepMismatch} of the trained trajectories have step advantages whose count differs from their steps; their rows carry the trajectory's advantage instead.`,
     );
   }
   const notes: string[] = counts.read.map((n) =>

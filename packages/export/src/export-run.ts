@@ -27,6 +27,11 @@ export interface ExportResult {
    * candidates whose own line is missing (counted where their steps are known; see `notes`). 0 when none.
    */
   rowsNotWritten: number;
+  /**
+   * Trained trajectories left out because they ended in an error (their latest record's `trajectory.error`):
+   * an errored rollout measured nothing, so it is never exported. Said in `notes` too. 0 when none.
+   */
+  erroredLeftOut: number;
 }
 
 /**
@@ -64,7 +69,15 @@ export function exportRun(runDir: string, options: ExportOptions = {}): ExportRe
     const notes = exportNotes(format, manifest.method, counts, rows, dir);
     renameSync(temp, path);
     const rowsNotWritten = counts.lostUpdates.reduce((n, l) => n + l.rows, 0);
-    return { path, format, rows, sources: counts.sources, notes, rowsNotWritten };
+    return {
+      path,
+      format,
+      rows,
+      sources: counts.sources,
+      notes,
+      rowsNotWritten,
+      erroredLeftOut: counts.errored,
+    };
   } catch (error) {
     try {
       closeSync(fd);

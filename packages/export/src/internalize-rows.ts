@@ -1,10 +1,10 @@
-import { readRunStreamLines, type Trajectory } from '@skillrl/core';
+import { readLatestRecords, rolloutErrored, type Trajectory } from '@skillrl/core';
 import { collectingNotes, type ExportCounts, lostUpdateOf } from './export-counts.js';
 import type { ExportFormat } from './export-format.js';
 import type { ExportRow } from './export-row.js';
-import { leadingId } from './leading-id.js';
 import { readAdvantages } from './read-advantages.js';
-import { type RowSource, trlRows } from './trl-rows.js';
+import { type RowSource, stepAdvantageOf } from './row-source.js';
+import { trlRows } from './trl-rows.js';
 import { verlRows } from './verl-rows.js';
 
 /** The rows one trajectory gives in a layout (what an update whose advantages were lost cost). */
@@ -15,60 +15,77 @@ function rowsOf(t: Trajectory, format: ExportFormat, source: RowSource): number 
   return result.kind === 'skipped' ? 0 : result.rows.length;
 }
 
+/** A trained trajectory's row source, and whether it has an advantage (null: the update gave it none). */
+interface Trained {
+  unit: string;
+  advantage: number | null;
+  stepAdvantages?: number[];
+}
+
 /**
  * An internalize (SKILLC) run's rows: those of the training rollouts listed in `advantages.jsonl` (validation
- * rollouts are not trained on), each with its trajectory's advantage, in the asked-for layout.
+ * rollouts are not trained on), each with its trajectory's advantage (or, per step, its step advantages), in
+ * the asked-for layout. Each rollout is read as its latest record (core's `readLatestRecords`): a rollout run
+ * again on resume is exported as it finally ended, never as the errored record before it; a trajectory
+ * whose latest record ended in an error is never exported (counted).
  */
 export function* internalizeRows(dir: string, format: ExportFormat, counts: ExportCounts): Generator<object> {
-  const trained = new Map<string, RowSource>();
-  for (const record of readAdvantages(dir, counts)) {
+  const trained = new Map<string, Trained>();
+  for (const record of readAdvantages(dir, counts, 'trajectory')) {
     for (const row of record.rows) {
-      if (row.trajectoryId) trained.set(row.trajectoryId, { unit: record.unit, advantage: row.advantage });
+      trained.set(row.trajectoryId, {
+        unit: record.unit,
+        advantage: row.advantage,
+        ...(row.stepAdvantages ? { stepAdvantages: row.stepAdvantages } : {}),
+      });
     }
   }
   const done = new Set<string>();
-  const lostSeen = new Set<string>();
   // Trajectory ids start with their unit (`s4/…`): a rollout of an update whose advantages are unreadable.
   const lostUnitOf = (id: string) => {
-    if (counts.lostUpdates.length === 0 || trained.has(id) || lostSeen.has(id)) return undefined;
+    if (counts.lostUpdates.length === 0 || trained.has(id)) return undefined;
     const slash = id.indexOf('/');
     return slash === -1 ? undefined : lostUpdateOf(counts, id.slice(0, slash));
   };
   // One trajectory in memory at a time: the rollouts hold every episode of the run (hundreds of MB), in
   // rollouts.jsonl or, in a long run, its closed segments too (core's reader reads both layouts).
-  let record = 0;
-  for (const line of readRunStreamLines(dir, 'rollouts', collectingNotes(counts))) {
-    record++;
-    const id = leadingId(line);
-    if (id !== undefined && (!trained.has(id) || done.has(id)) && !lostUnitOf(id)) continue;
-    let t: Trajectory;
-    try {
-      t = JSON.parse(line) as Trajectory;
-    } catch {
-      // Said with the rest; a trained trajectory it held is counted as missing below.
-      counts.read.push({ kind: 'damaged', file: 'rollouts', lineNo: record });
-      continue;
-    }
+  for (const t of readLatestRecords<Trajectory>(dir, 'rollouts', collectingNotes(counts))) {
+    if (typeof t?.id !== 'string') continue;
     const lost = lostUnitOf(t.id);
     if (lost) {
-      lostSeen.add(t.id);
+      // An errored rollout would not have been written either: it costs no row.
+      if (rolloutErrored(t)) continue;
       lost.sources++;
       lost.rows += rowsOf(t, format, { unit: lost.unit ?? '', advantage: 0 });
       continue;
     }
-    const source = trained.get(t.id);
-    if (!source || done.has(t.id)) continue;
+    const found = trained.get(t.id);
+    if (!found || done.has(t.id)) continue;
     done.add(t.id);
+    if (rolloutErrored(t)) {
+      counts.errored++;
+      continue;
+    }
+    if (found.advantage === null) {
+      counts.noAdvantage++;
+      continue;
+    }
+    let source: RowSource = { unit: found.unit, advantage: found.advantage };
+    if (found.stepAdvantages) {
+      if (found.stepAdvantages.length === t.steps.length) {
+        source = { ...source, stepAdvantages: found.stepAdvantages };
+      } else counts.stepMismatch++;
+    }
     counts.turns += t.steps.length;
     if (format === 'jsonl') {
       counts.sources++;
-      for (const step of t.steps) {
+      for (const [k, step] of t.steps.entries()) {
         yield {
           prompt: step.observation,
           completion: step.action,
           logProbs: step.logProbs ?? (step.logProb !== undefined ? [step.logProb] : null),
           tokenIds: step.tokenIds ?? null,
-          advantage: source.advantage,
+          advantage: stepAdvantageOf(source, k),
           meta: {
             unit: source.unit,
             trajectoryId: t.id,

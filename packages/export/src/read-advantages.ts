@@ -1,17 +1,14 @@
 import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { readRunStreamLines, type StreamReadNote } from '@skillrl/core';
+import { readRunStreamEntries, type StreamReadNote } from '@skillrl/core';
+import {
+  type AdvantageRecord,
+  type AdvantageRowKind,
+  type CandidateAdvantageRow,
+  checkAdvantageRecord,
+  type TrajectoryAdvantageRow,
+} from './check-advantage-record.js';
 import type { ExportCounts } from './export-counts.js';
-
-/**
- * One record of `advantages.jsonl` as a run writes it after each update (`{ key, unit, rows }`): per unit,
- * what the trained component was given — per trajectory (internalize) or per task and candidate (evolve).
- */
-export interface AdvantageRecord {
-  key: string;
-  unit: string;
-  rows: { taskId?: string; candidate?: number; trajectoryId?: string; advantage: number; reward?: number }[];
-}
 
 // A record is written `{"key":…,"unit":…,"rows":[…]}`: the key survives a tear anywhere after it.
 const LEADING_KEY = /^\{"key":"((?:[^"\\]|\\.)*)"/;
@@ -43,14 +40,32 @@ function tailText(dir: string, file: string, bytes: number): string {
   }
 }
 
+/** The unit a parsed record names (its `unit`, else its key's first part), when it names one. */
+function unitOfRecord(value: unknown, line: string): string | undefined {
+  const v = value as { unit?: unknown } | null;
+  if (v !== null && typeof v === 'object' && typeof v.unit === 'string') return v.unit;
+  return unitOf(line);
+}
+
 /**
  * The advantages stream, a record appended twice (a unit interrupted after writing it) counted once. A torn
- * or damaged record is set aside in `counts.lostUpdates` with its unit, so that the rows it would have
- * given are counted and said rather than silently missing.
+ * or damaged record — not JSON, or JSON whose rows are not what the run writes (`checkAdvantageRecord`) — is
+ * set aside in `counts.lostUpdates` with its file, line and unit, so that the rows it would have given are
+ * counted and said (by the line that is wrong) rather than silently missing or blamed on the rollouts or
+ * candidates it names.
  */
-export function readAdvantages(dir: string, counts: ExportCounts): AdvantageRecord[] {
+export function readAdvantages(
+  dir: string,
+  counts: ExportCounts,
+  kind: 'trajectory',
+): AdvantageRecord<TrajectoryAdvantageRow>[];
+export function readAdvantages(
+  dir: string,
+  counts: ExportCounts,
+  kind: 'candidate',
+): AdvantageRecord<CandidateAdvantageRow>[];
+export function readAdvantages(dir: string, counts: ExportCounts, kind: AdvantageRowKind): AdvantageRecord[] {
   const byKey = new Map<string, AdvantageRecord>();
-  let record = 0;
   const onNote = (note: StreamReadNote) => {
     if (note.kind !== 'torn') {
       counts.read.push(note);
@@ -64,21 +79,26 @@ export function readAdvantages(dir: string, counts: ExportCounts): AdvantageReco
       sources: 0,
     });
   };
-  for (const line of readRunStreamLines(dir, 'advantages', { onNote })) {
-    record++;
-    let r: AdvantageRecord;
+  for (const line of readRunStreamEntries(dir, 'advantages', { onNote })) {
+    let value: unknown;
+    let wrong: string | undefined;
     try {
-      r = JSON.parse(line) as AdvantageRecord;
+      value = JSON.parse(line.text);
+      wrong = checkAdvantageRecord(value, kind);
     } catch {
+      wrong = 'is not valid JSON';
+    }
+    if (wrong !== undefined) {
       counts.lostUpdates.push({
-        file: 'advantages',
-        how: { kind: 'damaged', record },
-        unit: unitOf(line),
+        file: line.file,
+        how: { kind: 'damaged', line: line.lineNo, reason: wrong },
+        unit: unitOfRecord(value, line.text),
         rows: 0,
         sources: 0,
       });
       continue;
     }
+    const r = value as AdvantageRecord;
     byKey.set(r.key, r);
   }
   // A unit whose record is complete elsewhere (written again by a resume) lost nothing: only the line is said.
@@ -88,7 +108,7 @@ export function readAdvantages(dir: string, counts: ExportCounts): AdvantageReco
     counts.read.push(
       l.how.kind === 'torn'
         ? { kind: 'torn', file: l.file, bytes: l.how.bytes }
-        : { kind: 'damaged', file: l.file, lineNo: l.how.record },
+        : { kind: 'damaged', file: l.file, lineNo: l.how.line },
     );
     return false;
   });

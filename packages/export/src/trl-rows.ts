@@ -1,4 +1,5 @@
 import { type ChatTurnMessage, chatTurnsOf, type JsonObject, type Trajectory } from '@skillrl/core';
+import { type RowSource, stepAdvantageOf } from './row-source.js';
 
 /**
  * One TRL-style conversational row (TRL's "prompt-completion" type in its conversational format): the
@@ -12,7 +13,10 @@ export interface TrlRow {
   completion: ChatTurnMessage[];
   /** TRL's `tools` column: the function tools sent with the request (JSON Schema), when there were any. */
   tools?: JsonObject[];
-  /** The turn's advantage: its trajectory's, broadcast over the actions (what the trainer in the run got). */
+  /**
+   * The turn's advantage, as the trainer in the run got it: its step's own when the update gave step-level
+   * credit (GiGPO's `stepAdvantages`), else its trajectory's, broadcast over the actions.
+   */
   advantage: number;
   /** The trajectory's verified reward. */
   reward: number;
@@ -22,11 +26,6 @@ export interface TrlRow {
   completion_ids?: number[];
   completion_logprobs?: number[];
   meta: JsonObject;
-}
-
-export interface RowSource {
-  unit: string;
-  advantage: number;
 }
 
 /** The rows of one trained trajectory, one per turn that has a chat record; `missing` counts the others. */
@@ -44,7 +43,7 @@ export function trlRows(t: Trajectory, source: RowSource): { rows: TrlRow[]; mis
       prompt: turn.messages,
       completion: [turn.reply],
       ...(turn.tools ? { tools: turn.tools } : {}),
-      advantage: source.advantage,
+      advantage: stepAdvantageOf(source, i),
       reward: t.reward,
       ...(turn.promptTokenIds ? { prompt_ids: turn.promptTokenIds } : {}),
       ...(step.tokenIds ? { completion_ids: step.tokenIds } : {}),

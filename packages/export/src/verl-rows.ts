@@ -1,5 +1,5 @@
 import { chatTurnsOf, type JsonObject, type Trajectory } from '@skillrl/core';
-import type { RowSource } from './trl-rows.js';
+import { type RowSource, stepAdvantageOf } from './row-source.js';
 
 /**
  * One verl agent-loop row (the fields of verl's `AgentLoopOutput`): the prompt's token ids, then the response
@@ -13,7 +13,10 @@ export interface VerlRow {
   response_mask: number[];
   /** Per response token; 0 where the mask is 0. Absent when a turn came back without log-probs. */
   response_logprobs?: number[];
-  /** The trajectory's advantage, for every masked token. */
+  /**
+   * The advantage for every masked token: the trajectory's; a per-turn row's is its step's own when the update
+   * gave step-level credit (a multi-turn row then lists them in `extra_fields.step_advantages`).
+   */
   advantage: number;
   reward_score: number;
   /** Chat messages in the sequence: the last request's plus the final reply. */
@@ -101,7 +104,12 @@ export function verlRows(t: Trajectory, source: RowSource): VerlResult {
           advantage: source.advantage,
           reward_score: t.reward,
           num_turns: messagesAt(prompts.length - 1),
-          extra_fields: { ...base, turns: prompts.length },
+          extra_fields: {
+            ...base,
+            turns: prompts.length,
+            // One sequence holds every turn: the per-step credit travels beside it for a trainer that reads it.
+            ...(source.stepAdvantages ? { step_advantages: [...source.stepAdvantages] } : {}),
+          },
         },
       ],
     };
@@ -117,7 +125,7 @@ export function verlRows(t: Trajectory, source: RowSource): VerlResult {
         response_ids: reply,
         response_mask: reply.map(() => 1),
         ...(lp ? { response_logprobs: lp } : {}),
-        advantage: source.advantage,
+        advantage: stepAdvantageOf(source, i),
         reward_score: t.reward,
         num_turns: messagesAt(i),
         extra_fields: { ...base, turn: t.steps[i]?.index ?? i, turns: prompts.length },

@@ -155,6 +155,12 @@ const CEILING = 'Ceiling: BC on a search expert (not a method)';
 const BATCH_SCOPE = 'SKILLC stream 1 over the batch';
 const SKILLC_ROWS = [
   [GRPO, { variant: 'grpo' }],
+  // The step-level baseline of SKILLC's own table: GiGPO (verl-agent) over the same skill-free groups, its
+  // anchor states the household observations, γ 0.95 and ω 1 as verl-agent's ALFWorld scripts.
+  ['GiGPO (no skills)', { variant: 'grpo' }, { name: 'gigpo' }],
+  // GRPO with DAPO's dynamic sampling: zero-variance groups dropped and refilled, up to 3 generation batches a
+  // step (it runs more rollouts than GRPO: the table says how many).
+  ['GRPO + dynamic sampling (DAPO)', { variant: 'grpo', dynamicSampling: { maxBatches: 3 } }],
   [SKILL0, { variant: 'skill0' }],
   [D2SKILL, { variant: 'd2skill-mixed' }],
   [SKILLC, { variant: 'skillc' }],
@@ -241,6 +247,9 @@ function internalizeConfig(budget, label, section, estimator, seed) {
     tasks: { split: 'train', limit: 512 },
     agent: 'skill-reading',
     concurrency: 8,
+    // The shipped household configs' no-signal guard: GRPO's sparse start has void steps (the templates say
+    // how many were measured); the same for every row.
+    health: { voidUnits: 12 },
     ...(estimator ? { estimator } : {}),
     internalize: {
       steps: s.steps,
@@ -522,6 +531,9 @@ function householdResults(budget) {
       gapRatio: skillFree ? [] : gaps.map((g) => g.ratio),
       gapsPerRun: skillFree ? [] : gaps.map((g) => g.gaps),
       active: metric('final_active'),
+      // Every rollout the run ran (training, validation, test): dynamic sampling's refills show here.
+      rollouts: metric('rollouts'),
+      voidUnits: runs.map((r) => r.summary.signal?.voidUnits ?? Number.NaN),
       retirements: section.variant === 'skillc' ? runs.map((r) => retirementsOf(r.dir)) : [],
       runs: runs.map((r) => r.dir),
     };
@@ -581,6 +593,18 @@ function householdSection(h) {
         }; on an all-fail validation: ${r.retirements.flat().filter((x) => x.allFail).length}`,
     )
     .join('\n');
+  const grpoRollouts = mean(finite(h.find(GRPO)?.rollouts ?? []));
+  const costs = h.rows
+    .filter((r) => r.rollouts.length > 0 && Math.abs(mean(finite(r.rollouts)) / grpoRollouts - 1) > 0.01)
+    .map(
+      (r) =>
+        `- ${r.label}: ${Math.round(mean(finite(r.rollouts))).toLocaleString('en-US')} rollouts a run on average (GRPO: ${Math.round(grpoRollouts).toLocaleString('en-US')}; training, validation and test)`,
+    )
+    .join('\n');
+  const voids = h.rows
+    .filter((r) => finite(r.voidUnits).length > 0)
+    .map((r) => `${r.label} ${r.voidUnits.map((v) => (Number.isFinite(v) ? v : '–')).join(' / ')}`)
+    .join('; ');
   const c = h.ceiling;
   const ceilingNote = c.seeds.length
     ? `The ceiling row is not a method: the same agent (config, seeded initial weights) cloned skill-free on a search expert that does not peek (bench/search-expert.mjs: it visits receptacles in the order the room lists them; it solves ${pct(mean(c.expertTest))} % of these test tasks), ${SIZE.ceiling.epochs} epochs of Adam ${SIZE.ceiling.lr} on ${SIZE.ceiling.pool} train tasks, scored like every row (one sampled episode per test task; greedy: ${pctSe(finite(c.greedy))}, per seed ${c.greedy.map(pct).join(' / ')}; final NLL per decision ${c.nll.map((x) => x.toFixed(3)).join(' / ')}).`
@@ -598,7 +622,7 @@ function householdSection(h) {
         'last/first gap',
       ],
       main,
-    )}\n\n${ceilingNote}\n\nPaired differences by seed of success without skills (points; 95 % t interval, bootstrap interval, seeds ahead, verdict):\n\n${table(
+    )}\n\n${ceilingNote}\n\n${costs ? `Rows that ran a different number of rollouts:\n\n${costs}\n\n` : ''}${voids ? `Training steps with no learning signal (every group zero-variance, or a zero update), per seed: ${voids}.\n\n` : ''}Paired differences by seed of success without skills (points; 95 % t interval, bootstrap interval, seeds ahead, verdict):\n\n${table(
       ['method', '− GRPO', 'bootstrap', 'ahead', 'verdict', '− SKILLC', 'bootstrap', 'ahead', 'verdict'],
       diffs,
     )}\n\nMean with − without validation gap by step (%, step 0 = before training):\n\n${curves}\n\nRetirements (from each run's validation events):\n\n${retired}`

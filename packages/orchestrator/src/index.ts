@@ -6,11 +6,14 @@
 // The two methods, and running or resuming whatever a config names.
 export { type EvolveOptions, evolve } from './evolve/evolve.js';
 export { type InternalizeOptions, internalize } from './internalize/internalize.js';
-export { resumeRun, runConfig } from './run/run-config.js';
+export { type ResumeOptions, resumeRun, runConfig } from './run/run-config.js';
+// A run directory holding records its readers cannot use: refused before a resume (`--drop-damaged` moves them).
+export { DamagedRecordsError } from './run/damaged-records-error.js';
 export type { RunOptions, RunProgress, RunResult } from './run/run-types.js';
 // Run health and layout: the error budget's stop, `resume --set` overrides, the config sections' defaults.
 export { type HealthOptions, HEALTH_DEFAULTS } from './run/health/health-options.js';
 export { type RunHealthDetails, RunHealthError } from './run/health/run-health-error.js';
+export { type VoidSignalDetails, VoidSignalError, type VoidUnit } from './run/health/void-signal-error.js';
 export { type ConfigOverride, OVERRIDABLE_PATHS, parseOverride } from './run/config-overrides.js';
 export { STORE_DEFAULTS, type StoreOptions } from './run/store-options.js';
 export type { WorkersOptions } from './workers/workers-options.js';
@@ -101,3 +104,17 @@ export {
   type RunTemplate,
   writeRunTemplate,
 } from 'create-skillrl';
+
+// Traces: OpenTelemetry export when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDK an optional peer, loaded
+// only then), as the CLI sets it up for run, resume, eval, demo and worker; the run unit's span.
+export {
+  ORCHESTRATOR_TRACER_NAME,
+  startTracing,
+  TRACED_COMMANDS,
+  TRACING_PACKAGES,
+  type TracesTarget,
+  type Tracing,
+  type TracingOptions,
+  tracesTarget,
+  UNIT_ATTRIBUTES,
+} from './trace/index.js';

@@ -115,7 +115,7 @@ describe('skillrl export never writes fewer rows silently', () => {
     expect(json.rows).toBe(fullRows - lost);
     expect(json.rowsNotWritten).toBe(lost);
     expect(json.notes.join('\n')).toContain(
-      `advantages: record ${all.length + 1} is not valid JSON (damaged). It held the advantages of unit ${record.unit}, so ${lost} rows`,
+      `advantages.jsonl: line ${all.length + 1} is not valid JSON (damaged). It held the advantages of unit ${record.unit}, so ${lost} rows`,
     );
   });
 
@@ -162,7 +162,7 @@ describe('skillrl export never writes fewer rows silently', () => {
     const json = await exportJson(dir, join(work, 'rollout-damaged.jsonl'));
     expect(json.rows).toBe(fullRows - steps);
     const notes = json.notes.join('\n');
-    expect(notes).toContain(`rollouts: record ${at + 1} is not valid JSON and was left out.`);
+    expect(notes).toContain(`rollouts.jsonl: line ${at + 1} is not valid JSON and was left out.`);
     expect(notes).toContain('1 trained trajectory listed in advantages is not in rollouts');
   });
 

@@ -84,8 +84,10 @@ describe('skillrl run with workers: rollouts on BullMQ workers in other processe
     expect(inProcess.code).toBe(0);
 
     const queue = 'done-when';
-    const first = startWorker(['--queue', queue, '--verbose']);
-    const second = startWorker(['--queue', queue]);
+    // A 10 s lock rather than the 60 s default: the SIGKILLed worker's jobs run again once it lapses.
+    const lock = ['--lock-duration-ms', '10000'];
+    const first = startWorker(['--queue', queue, '--verbose', ...lock]);
+    const second = startWorker(['--queue', queue, ...lock]);
     await Promise.all([first.ready, second.ready]);
     const config = writeConfig(
       dir,
@@ -100,7 +102,7 @@ describe('skillrl run with workers: rollouts on BullMQ workers in other processe
     // Mid-run: the first worker has finished 150 of the run's 816 episodes and is inside more.
     await first.until(() => first.episodes() >= 150);
     first.child.kill('SIGKILL');
-    const restarted = startWorker(['--queue', queue, '--verbose']);
+    const restarted = startWorker(['--queue', queue, '--verbose', ...lock]);
     const queued = await run;
     expect(queued.code, queued.err).toBe(0);
     expect(first.episodes()).toBeGreaterThanOrEqual(150);
@@ -133,12 +135,17 @@ describe('skillrl run with workers: rollouts on BullMQ workers in other processe
       /no worker listens on queue "nobody"; start one with `skillrl worker --redis <url> --queue nobody`/,
     );
     const run = await finish(startCli(['run', config]));
-    expect(run.code).toBe(1);
+    // A stop that leaves a resumable run: exit 3, as the README's exit statuses say, with the command that
+    // continues this very run (its directory, not a placeholder).
+    const runDir = join(dir, 'runs', 'alone');
+    expect(run.code, run.err).toBe(3);
     expect(run.err).toMatch(/warning: no rollout worker has listened on queue "nobody"/);
     expect(run.err).toMatch(/error: no rollout worker listened on queue "nobody" for \d+ s/);
-    const events = [
-      ...readRunStream<{ type: string; status?: string }>(join(dir, 'runs', 'alone'), 'events'),
-    ];
+    expect(run.err).toContain(
+      `start one with \`skillrl worker --redis <url> --queue nobody\` on any machine that reaches Redis, then \`skillrl resume ${runDir}\``,
+    );
+    expect(run.err).not.toContain('<run-dir>');
+    const events = [...readRunStream<{ type: string; status?: string }>(runDir, 'events')];
     expect(events.some((e) => e.type === 'workers' && e.status === 'no-worker')).toBe(true);
     // A typed event of core's: every line of events.jsonl passes the event schema, this one included.
     for (const e of events) expect(checkSchema('event', e)).toEqual([]);

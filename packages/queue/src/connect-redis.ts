@@ -37,6 +37,14 @@ export function checkRedisUrl(url: unknown, field = 'workers.redis'): string {
 export interface ConnectOptions {
   /** Give up connecting after this long (default: keep retrying, as BullMQ workers should). */
   connectTimeoutMs?: number;
+  /**
+   * Asked before each reconnect: true ends the connection instead. BullMQ duplicates a worker's connection
+   * for its blocking reads with the same options, so one flag also ends that copy, whose retry timer would
+   * otherwise keep a stopping process alive while Redis is down.
+   */
+  stopped?: () => boolean;
+  /** Told of each copy BullMQ makes of this connection (`duplicate()`), so a stop can end it too (`endRedis`). */
+  onCopy?: (copy: Redis) => void;
 }
 
 /**
@@ -45,10 +53,47 @@ export interface ConnectOptions {
  */
 export function connectRedis(url: string, field = 'workers.redis', options: ConnectOptions = {}): Redis {
   checkRedisUrl(url, field);
-  return new Redis(url, {
+  const stopped = options.stopped;
+  const client = new Redis(url, {
     maxRetriesPerRequest: null,
+    // A socket still connecting to a Redis that is down does not close on end(): ioredis destroys it after
+    // this long, and until then its timer keeps a stopping process alive (default 2 s).
+    disconnectTimeout: 200,
     ...(options.connectTimeoutMs !== undefined ? { connectTimeout: options.connectTimeoutMs } : {}),
     // Reconnect quickly after a Redis restart: the run notices lost jobs and enqueues them again.
-    retryStrategy: (times) => Math.min(times * 100, 1000),
+    retryStrategy: (times) => (stopped?.() ? null : Math.min(times * 100, 1000)),
   });
+  const onCopy = options.onCopy;
+  if (onCopy) {
+    const duplicate = client.duplicate.bind(client);
+    client.duplicate = (override) => {
+      const copy = duplicate(override);
+      onCopy(copy);
+      return copy;
+    };
+  }
+  return client;
+}
+
+interface RedisInternals {
+  setStatus?(status: string): void;
+  flushQueue?(error: Error): void;
+}
+
+/**
+ * Ends `client` now, whatever its state, rejecting the commands it holds. ioredis 5's `disconnect()` during
+ * the wait between two reconnects clears that timer but leaves the client "reconnecting" for ever, every
+ * queued command pending; BullMQ races a blocking read against a watchdog timer (its block time plus 1 s)
+ * that would then keep a stopping process alive. Such a client is ended here the way ioredis ends one
+ * whose retries are over (optional calls: should those internals go, `disconnect()` alone remains).
+ */
+export function endRedis(client: Redis): void {
+  if (client.status === 'end') return;
+  const waiting = client.status === 'reconnecting';
+  client.disconnect();
+  if (waiting && client.status === 'reconnecting') {
+    const internals = client as unknown as RedisInternals;
+    internals.setStatus?.('end');
+    internals.flushQueue?.(new Error('Connection is closed.'));
+  }
 }

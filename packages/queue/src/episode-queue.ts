@@ -12,10 +12,18 @@ import {
 } from '@skillrl/rollout';
 import { type Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { checkRedisUrl, connectRedis, describeRedisUrl } from './connect-redis.js';
+import { checkJobResult } from './check-job-result.js';
+import { checkRedisUrl, connectRedis, describeRedisUrl, endRedis } from './connect-redis.js';
 import { type EpisodeJobData, type EpisodeJobResult, JOB_NAME } from './episode-job.js';
-import { EpisodeJobError, NoWorkerError } from './queue-errors.js';
+import {
+  DEFAULT_RESUME_COMMAND,
+  EpisodeJobError,
+  EpisodeResultError,
+  NoWorkerError,
+  RedisUnavailableError,
+} from './queue-errors.js';
 import { blobKey, DEFAULT_QUEUE, jobIdOf, KEY_PREFIX, sha256 } from './queue-keys.js';
+import { RedisLink } from './redis-link.js';
 
 /** What the run is told while it waits on workers (the CLI prints it, the session writes it as an event). */
 export interface QueueNotice {
@@ -42,6 +50,18 @@ export interface EpisodeQueueOptions {
   pollMs?: number;
   /** Attempts per job before it fails the run (a worker killed mid-episode costs none: the job stalls). */
   attempts?: number;
+  /**
+   * Redis refused from the start, or lost and not back within this long: the batch stops with
+   * `RedisUnavailableError` (default 10 s). A shorter outage (a restart) is waited through.
+   */
+  connectTimeoutMs?: number;
+  /** Every wait on Redis or the workers ends with this signal's reason once it aborts (the run's Ctrl-C). */
+  signal?: AbortSignal;
+  /**
+   * The command that continues the run, quoted by every error that stops it (`skillrl resume
+   * /path/to/run`; default `skillrl resume <run-dir>`).
+   */
+  resumeCommand?: string;
   onNotice?: (notice: QueueNotice) => void;
 }
 
@@ -68,10 +88,35 @@ export interface EpisodeQueue {
   collectRollouts(options: QueuedRolloutsOptions): RolloutRun;
   /** Workers listening on the queue now. */
   workers(): Promise<number>;
+  /**
+   * Jobs whose result this queue listens for: those its batches still wait on, 0 between batches (a job's
+   * entry goes when its trajectory is collected, when it fails for good, or when its batch ends).
+   */
+  tracked(): number;
+  /** Ends every wait, then closes its connections: gracefully while Redis answers, at once when not. */
   close(): Promise<void>;
 }
 
 const BLOB_TTL_S = 7 * 24 * 3600;
+/**
+ * Blobs kept in memory to put back after a Redis restart: the components blob and the agent states of the
+ * units in flight. A state blob is put once per unit, so keeping them all would grow with the run.
+ */
+const BLOBS_KEPT = 8;
+/** Longest a graceful close waits for BullMQ before the connections are cut. */
+const CLOSE_MS = 2000;
+
+/** `promise`, or nothing after `ms`; the timer never outlives it. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    promise.catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, ms);
+    }),
+  ]);
+  clearTimeout(timer);
+}
 
 function positive(value: number | undefined, field: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -102,47 +147,84 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
       ? undefined
       : positive(options.jobTimeoutMs, 'workers.jobTimeoutMs', 0);
   const attempts = options.attempts ?? 3;
+  const connectTimeoutMs = positive(options.connectTimeoutMs, 'workers.connectTimeoutMs', 10_000);
+  const resumeCommand = options.resumeCommand ?? DEFAULT_RESUME_COMMAND;
   const quietMs = Math.max(2000, 5 * pollMs);
+  const shownUrl = describeRedisUrl(url);
   // Present while Redis keeps what this session wrote: gone, Redis lost its data (restarted without persistence).
   const sentinel = `${KEY_PREFIX}:${name}:session:${randomUUID()}`;
-  const redis: Redis = connectRedis(url);
-  // A Redis that cannot be reached is reported by the calls that need it; ioredis's own error events would
-  // otherwise print the URL (and its password) on every reconnect.
+  let closing = false;
+  const link = new RedisLink({
+    timeoutMs: connectTimeoutMs,
+    unavailable: (downMs, lastError) =>
+      new RedisUnavailableError(
+        shownUrl,
+        downMs,
+        // ioredis names host and port only; a password could still come back in a server's reply.
+        lastError?.replaceAll(url, shownUrl),
+        resumeCommand,
+      ),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  /** Every call to Redis: waits through a short outage, not past connectTimeoutMs or an abort. */
+  const guard = <T>(op: Promise<T> | (() => Promise<T>), signal?: AbortSignal) => link.guard(op, signal);
+  // Every connection (and any copy BullMQ makes), so that close can end each one whatever its state.
+  const clients: Redis[] = [];
+  const connect = () => {
+    // Closing ends reconnection, so no retry timer keeps the process alive after the run stopped.
+    const client = connectRedis(url, 'workers.redis', {
+      stopped: () => closing,
+      onCopy: (copy) => clients.push(copy),
+    });
+    clients.push(client);
+    return client;
+  };
+  const redis: Redis = connect();
+  // A Redis that cannot be reached is reported by the calls that need it (RedisUnavailableError, once);
+  // ioredis's own error events would otherwise print the URL (and its password) on every reconnect.
   redis.on('error', () => {});
+  link.watch(redis);
   const queue = new Queue<EpisodeJobData, EpisodeJobResult>(name, { connection: redis, prefix: KEY_PREFIX });
   queue.on('error', () => {});
   let events: QueueEvents | undefined;
-  let eventsConnection: Redis | undefined;
+  // Least recently used first.
   const blobs = new Map<string, Buffer>();
-  const listeners = new Map<string, (value: unknown) => void>();
-  const failures = new Map<string, (reason: string) => void>();
+  const keepBlob = (hash: string, data: Buffer) => {
+    blobs.delete(hash);
+    blobs.set(hash, data);
+    while (blobs.size > BLOBS_KEPT) blobs.delete(blobs.keys().next().value as string);
+  };
+  // Per job a batch waits on, what its completed and failed events do; removed as soon as they cannot come.
+  const tracked = new Map<string, { completed: (value: unknown) => void; failed: () => void }>();
 
   const openEvents = () => {
     if (events) return events;
-    const connection = connectRedis(url);
-    eventsConnection = connection;
+    const connection = connect();
     connection.on('error', () => {});
+    link.watch(connection);
     events = new QueueEvents(name, { connection, prefix: KEY_PREFIX });
     events.on('error', () => {});
-    events.on('completed', ({ jobId, returnvalue }) => listeners.get(jobId)?.(returnvalue));
-    events.on('failed', ({ jobId, failedReason }) => failures.get(jobId)?.(failedReason));
+    events.on('completed', ({ jobId, returnvalue }) => tracked.get(jobId)?.completed(returnvalue));
+    events.on('failed', ({ jobId }) => tracked.get(jobId)?.failed());
     return events;
   };
 
   const putBlob = async (data: Buffer | string): Promise<string> => {
     const buffer = typeof data === 'string' ? Buffer.from(data) : data;
     const hash = sha256(buffer);
-    blobs.set(hash, buffer);
-    await redis.set(blobKey(name, hash), buffer, 'EX', BLOB_TTL_S);
+    keepBlob(hash, buffer);
+    await guard(() => redis.set(blobKey(name, hash), buffer, 'EX', BLOB_TTL_S));
     return hash;
   };
   /** The blobs a job needs, put again if Redis lost them. */
-  const ensureBlobs = async (hashes: readonly (string | undefined)[]) => {
+  const ensureBlobs = async (hashes: readonly (string | undefined)[], signal?: AbortSignal) => {
     for (const hash of hashes) {
       if (!hash) continue;
       const data = blobs.get(hash);
-      if (data && (await redis.exists(blobKey(name, hash))) === 0) {
-        await redis.set(blobKey(name, hash), data, 'EX', BLOB_TTL_S);
+      if (!data) continue;
+      keepBlob(hash, data);
+      if ((await guard(() => redis.exists(blobKey(name, hash)), signal)) === 0) {
+        await guard(() => redis.set(blobKey(name, hash), data, 'EX', BLOB_TTL_S), signal);
       }
     }
   };
@@ -158,11 +240,13 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
       started = true;
       const signal = batch.signal;
       signal?.throwIfAborted();
+      options.signal?.throwIfAborted();
       const ready: { trajectory: Trajectory; episode: PlannedEpisode; reused: boolean; jobId?: string }[] =
         [];
       // Jobs whose trajectory is stored: removed from Redis, which then holds only what is in flight or not
       // yet collected (a session that is down finds those on reattach).
       const removals: Promise<unknown>[] = [];
+      const remove = (jobId: string) => removals.push(guard(() => queue.remove(jobId)).catch(() => 0));
       const pending = new Map<string, { episode: PlannedEpisode; data: EpisodeJobData }>();
       for (const episode of plan) {
         const stored = batch.stored?.(episode);
@@ -183,66 +267,76 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
         };
         pending.set(jobIdOf(data), { episode, data });
       }
+      const batchJobs = [...pending.keys()];
       // Exactly once: the first trajectory for a rollout id is kept; a second (a job that ran twice) is not.
       const collected = new Set<string>();
       let wake: (() => void) | undefined;
       let failure: { error: unknown } | undefined;
       const poke = () => wake?.();
+      /**
+       * The run stops on this job: nothing of it is stored, and it is removed from Redis, so that a resume
+       * (once the cause is fixed) enqueues it again instead of finding its failure under the same id.
+       */
+      const stopOn = (jobId: string, error: unknown) => {
+        failure ??= { error };
+        tracked.delete(jobId);
+        remove(jobId);
+        poke();
+      };
       const arrive = (jobId: string, value: unknown) => {
         const item = pending.get(jobId);
         if (!item || collected.has(item.episode.id)) return;
-        const trajectory = (typeof value === 'string' ? JSON.parse(value) : value) as Trajectory;
-        if (!trajectory || trajectory.id !== item.episode.id) return;
+        const checked = checkJobResult(value, item.episode.id);
+        if ('problem' in checked) {
+          pending.delete(jobId);
+          stopOn(jobId, new EpisodeResultError(item.episode.id, jobId, checked.problem, resumeCommand));
+          return;
+        }
         collected.add(item.episode.id);
         pending.delete(jobId);
+        tracked.delete(jobId);
         lastArrival = Date.now();
-        ready.push({ trajectory, episode: item.episode, reused: false, jobId });
+        ready.push({ trajectory: checked.trajectory, episode: item.episode, reused: false, jobId });
         poke();
       };
       const fail = (jobId: string, reason: string) => {
         const item = pending.get(jobId);
         if (!item) return;
-        failure ??= { error: new EpisodeJobError(item.episode.id, reason) };
-        poke();
+        stopOn(jobId, new EpisodeJobError(item.episode.id, reason, resumeCommand));
       };
       let lastArrival = Date.now();
       // A failed attempt may be retried: the next poll looks at the job (its attempts) before failing the run.
       let scanSoon = false;
-      if (pending.size > 0) {
-        const ev = openEvents();
-        for (const jobId of pending.keys()) {
-          listeners.set(jobId, (v) => arrive(jobId, v));
-          failures.set(jobId, () => {
-            scanSoon = true;
-          });
-        }
-        await ev.waitUntilReady();
-      }
       const enqueue = async (jobIds: readonly string[]) => {
         const items = jobIds.flatMap((id) => {
           const p = pending.get(id);
           return p ? [{ id, data: p.data }] : [];
         });
-        await ensureBlobs([...new Set(items.flatMap((i) => [i.data.context, i.data.state]))]);
+        await ensureBlobs([...new Set(items.flatMap((i) => [i.data.context, i.data.state]))], signal);
         for (let i = 0; i < items.length; i += 500) {
-          await queue.addBulk(
-            items.slice(i, i + 500).map(({ id, data }) => ({
-              name: JOB_NAME,
-              data,
-              opts: {
-                jobId: id,
-                attempts,
-                backoff: { type: 'fixed', delay: 1000 },
-                // Kept a while after completion: a resumed session reattaches and reads the result.
-                removeOnComplete: { age: 24 * 3600 },
-                removeOnFail: { age: 24 * 3600 },
-              },
-            })),
+          await guard(
+            () =>
+              queue.addBulk(
+                items.slice(i, i + 500).map(({ id, data }) => ({
+                  name: JOB_NAME,
+                  data,
+                  opts: {
+                    jobId: id,
+                    attempts,
+                    backoff: { type: 'fixed', delay: 1000 },
+                    // Kept a while after completion: a resumed session reattaches and reads the result.
+                    removeOnComplete: { age: 24 * 3600 },
+                    removeOnFail: { age: 24 * 3600 },
+                  },
+                })),
+              ),
+            signal,
           );
         }
       };
       const onAbort = () => poke();
       signal?.addEventListener('abort', onAbort, { once: true });
+      options.signal?.addEventListener('abort', onAbort, { once: true });
       let noWorkerSince: number | undefined;
       let noticed = false;
       let lastCheck = 0;
@@ -255,10 +349,10 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
        * at hundreds of jobs costs Redis and this process more than the episodes' own traffic.
        */
       const reconcile = async () => {
-        const workers = await queue.getWorkersCount();
+        const workers = await guard(() => queue.getWorkersCount(), signal);
         const now = Date.now();
-        const alive = (await redis.exists(sentinel)) === 1;
-        if (!alive) await redis.set(sentinel, '1', 'EX', 24 * 3600);
+        const alive = (await guard(() => redis.exists(sentinel), signal)) === 1;
+        if (!alive) await guard(() => redis.set(sentinel, '1', 'EX', 24 * 3600), signal);
         const quiet = now - Math.max(lastArrival, lastScan) >= quietMs;
         const scan = lastCheck === 0 || !alive || scanSoon || quiet;
         if (workers > 0) {
@@ -274,13 +368,13 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
         } else {
           noWorkerSince ??= now;
           const waited = now - noWorkerSince;
-          if (waited >= budgetMs) throw new NoWorkerError(name, waited);
+          if (waited >= budgetMs) throw new NoWorkerError(name, waited, resumeCommand);
           if (waited >= noticeMs && !noticed) {
             noticed = true;
             options.onNotice?.({
               kind: 'no-worker',
               workers: 0,
-              message: `no rollout worker has listened on queue "${name}" at ${describeRedisUrl(url)} for ${Math.round(waited / 1000)} s; ${pending.size} episode(s) wait. Start one: skillrl worker --redis <url>. The run stops after ${Math.round(budgetMs / 1000)} s without one.`,
+              message: `no rollout worker has listened on queue "${name}" at ${shownUrl} for ${Math.round(waited / 1000)} s; ${pending.size} episode(s) wait. Start one: skillrl worker --redis <url>. The run stops after ${Math.round(budgetMs / 1000)} s without one.`,
             });
           }
         }
@@ -292,7 +386,7 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
         const jobIds = [...pending.keys()];
         for (let i = 0; i < jobIds.length; i += 200) {
           const slice = jobIds.slice(i, i + 200);
-          const jobs = await Promise.all(slice.map((id) => queue.getJob(id)));
+          const jobs = await guard(() => Promise.all(slice.map((id) => queue.getJob(id))), signal);
           jobs.forEach((job: Job<EpisodeJobData, EpisodeJobResult> | undefined, k) => {
             const id = slice[k] as string;
             if (!job) lost.push(id);
@@ -307,20 +401,30 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
             kind: 're-enqueued',
             workers,
             jobs: lost.length,
-            message: `Redis at ${describeRedisUrl(url)} no longer held ${lost.length} job(s) of this run (restarted without persistence?); enqueued them again`,
+            message: `Redis at ${shownUrl} no longer held ${lost.length} job(s) of this run (restarted without persistence?); enqueued them again`,
           });
         }
       };
       try {
         if (pending.size > 0) {
-          await redis.set(sentinel, '1', 'EX', 24 * 3600);
-          await enqueue([...pending.keys()]);
+          const ev = openEvents();
+          for (const jobId of batchJobs) {
+            tracked.set(jobId, {
+              completed: (v) => arrive(jobId, v),
+              failed: () => {
+                scanSoon = true;
+              },
+            });
+          }
+          await guard(() => ev.waitUntilReady(), signal);
+          await guard(() => redis.set(sentinel, '1', 'EX', 24 * 3600), signal);
+          await enqueue(batchJobs);
         }
         for (;;) {
           const item = ready.shift();
           if (item) {
             await batch.onTrajectory?.(item.trajectory, { episode: item.episode, reused: item.reused });
-            if (item.jobId) removals.push(queue.remove(item.jobId).catch(() => 0));
+            if (item.jobId) remove(item.jobId);
             summary.finished++;
             if (item.reused) summary.reused++;
             if (item.trajectory.error) summary.errors++;
@@ -330,6 +434,7 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
           }
           if (failure) throw failure.error;
           if (signal?.aborted) throw signal.reason;
+          if (options.signal?.aborted) throw options.signal.reason;
           if (pending.size === 0) break;
           if (Date.now() - lastCheck >= pollMs) {
             await reconcile();
@@ -345,12 +450,11 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
           wake = undefined;
         }
       } finally {
-        await Promise.all(removals);
         signal?.removeEventListener('abort', onAbort);
-        for (const jobId of pending.keys()) {
-          listeners.delete(jobId);
-          failures.delete(jobId);
-        }
+        options.signal?.removeEventListener('abort', onAbort);
+        for (const jobId of batchJobs) tracked.delete(jobId);
+        // Removals are tidying: a run that stopped does not wait on them past an abort or an outage.
+        await guard(Promise.all(removals), signal).catch(() => {});
       }
     }
 
@@ -361,13 +465,26 @@ export function createEpisodeQueue(options: EpisodeQueueOptions): EpisodeQueue {
     name,
     putBlob,
     collectRollouts: collect,
-    workers: () => queue.getWorkersCount(),
+    workers: () => guard(() => queue.getWorkersCount()),
+    tracked: () => tracked.size,
     async close() {
+      closing = true;
+      link.dispose();
       // BullMQ leaves connections it was given open: each is closed here, or the process would not exit.
-      await events?.close();
-      await queue.close();
-      eventsConnection?.disconnect();
-      redis.disconnect();
+      // With Redis down, a graceful close would wait for it: the connections are cut at once instead.
+      if (link.up()) {
+        await within(
+          (async () => {
+            await events?.close();
+            await queue.close();
+          })(),
+          CLOSE_MS,
+        );
+      }
+      // Marked closing first, so that BullMQ's loops end on the cut connections rather than retry.
+      const leftovers = Promise.all([events?.close(), queue.close()]).catch(() => {});
+      for (const client of clients) endRedis(client);
+      void leftovers;
     },
   };
 }

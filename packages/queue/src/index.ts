@@ -14,7 +14,13 @@ export {
   type QueuedRolloutsOptions,
   type QueueNotice,
 } from './episode-queue.js';
-export { EpisodeJobError, NoWorkerError } from './queue-errors.js';
+export {
+  DEFAULT_RESUME_COMMAND,
+  EpisodeJobError,
+  EpisodeResultError,
+  NoWorkerError,
+  RedisUnavailableError,
+} from './queue-errors.js';
 export { blobKey, DEFAULT_QUEUE, jobIdOf, KEY_PREFIX } from './queue-keys.js';
 export {
   type EpisodeBlobs,

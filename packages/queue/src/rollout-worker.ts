@@ -7,9 +7,11 @@ import {
 } from '@skillrl/core';
 import { collectRollouts, type PlannedEpisode } from '@skillrl/rollout';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
-import { connectRedis } from './connect-redis.js';
+import type { Redis } from 'ioredis';
+import { connectRedis, describeRedisUrl, endRedis } from './connect-redis.js';
 import { type EpisodeJobData, type EpisodeJobResult, JOB_NAME } from './episode-job.js';
 import { blobKey, DEFAULT_QUEUE, KEY_PREFIX, sha256 } from './queue-keys.js';
+import { throttleErrors } from './throttle-errors.js';
 
 /** What a worker runs an episode with: the run's adapter and agent, built from the run's blobs. */
 export interface EpisodeParts {
@@ -49,12 +51,20 @@ export interface RolloutWorkerOptions {
   load(blobs: EpisodeBlobs): Promise<EpisodeParts>;
   /** Parts kept built, newest first (default 4: a trained policy has a new state every unit). */
   cacheSize?: number;
-  /** How long a job's lock lasts without renewal: a killed worker's job runs again after about this long. */
+  /**
+   * How long a job's lock lasts without renewal (default 60 s). BullMQ renews it on a timer, which cannot
+   * fire while an episode keeps the event loop busy (a CPU-bound policy): the lock must outlast the longest
+   * such stretch, or another worker takes the job as stalled and the episode runs twice (stored once, but
+   * computed twice). A killed worker's job runs again after about this long.
+   */
   lockDurationMs?: number;
-  /** How often this worker looks for stalled jobs (a killed worker's) to put back (default lock / 2). */
+  /** How often this worker looks for stalled jobs (a killed worker's) to put back (default lock / 2, at most 5 s). */
   stalledIntervalMs?: number;
   onJob?: (event: WorkerJobEvent) => void;
-  /** Redis and worker errors (already redacted). */
+  /**
+   * Redis and worker errors (already redacted), each text at most once per 30 s with a count of repeats,
+   * and a line when Redis is lost and when it is back.
+   */
   onError?: (message: string) => void;
 }
 
@@ -62,10 +72,21 @@ export interface RolloutWorker {
   readonly queue: string;
   /** Resolves once the worker is connected and listening. */
   waitUntilReady(): Promise<void>;
-  /** Finishes the jobs in flight (unless `force`), then disconnects. */
+  /**
+   * Finishes the jobs in flight, then disconnects. With `force`, or while Redis is unreachable (their
+   * results could not be delivered), it gives them up at once instead: their episodes are cancelled and
+   * their jobs run again elsewhere once their locks lapse. Either way no connection is left reconnecting.
+   */
   close(force?: boolean): Promise<void>;
+  /** Redis answers this worker now. */
+  reachable(): boolean;
+  /** Episodes running now. */
+  inFlight(): number;
   processed(): number;
 }
+
+/** Longest a forced close waits for BullMQ to wind down before the connections are simply cut. */
+const FORCE_CLOSE_MS = 1000;
 
 /**
  * A rollout worker: takes episode jobs off the BullMQ queue, builds the run's parts from the blobs each job
@@ -80,15 +101,38 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new InvalidArgumentError('concurrency', `expected an integer >= 1, got ${concurrency}`);
   }
-  const lockDuration = options.lockDurationMs ?? 5000;
-  const stalledInterval = options.stalledIntervalMs ?? Math.max(500, Math.floor(lockDuration / 2));
+  const lockDuration = options.lockDurationMs ?? 60_000;
+  if (!Number.isFinite(lockDuration) || lockDuration < 100) {
+    throw new InvalidArgumentError('lockDurationMs', `expected milliseconds >= 100, got ${lockDuration}`);
+  }
+  // The check is one script per interval for all workers together (BullMQ keeps a key for it): checking
+  // often costs little and puts a killed worker's job back soon after its lock lapses.
+  const stalledInterval =
+    options.stalledIntervalMs ?? Math.max(500, Math.min(5000, Math.floor(lockDuration / 2)));
   const cacheSize = options.cacheSize ?? 4;
-  const blobs = connectRedis(options.redis, '--redis');
+  const shownUrl = describeRedisUrl(options.redis);
+  // Once stopping, no connection reconnects: a retry timer would keep the process alive while Redis is down.
+  let stopping = false;
+  // Every connection, BullMQ's copies for blocking reads included, so that a stop can end each one.
+  const clients: Redis[] = [];
+  const connect = () => {
+    const client = connectRedis(options.redis, '--redis', {
+      stopped: () => stopping,
+      onCopy: (copy) => clients.push(copy),
+    });
+    clients.push(client);
+    return client;
+  };
+  const blobs = connect();
+  const throttled = throttleErrors((message) => options.onError?.(message));
   const report = (error: unknown) =>
-    options.onError?.(redactSecrets(error instanceof Error ? error.message : String(error)));
+    throttled(redactSecrets(error instanceof Error ? error.message : String(error)));
   blobs.on('error', report);
   const parts = new Map<string, Promise<EpisodeParts>>();
   let processed = 0;
+  let running = 0;
+  // Aborted when the worker gives its episodes up (a forced close): they end now instead of running on.
+  const giveUp = new AbortController();
 
   const blob = async (hash: string): Promise<Buffer> => {
     const data = await blobs.getBuffer(blobKey(name, hash));
@@ -120,8 +164,34 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
     return entry;
   };
 
-  const connection = connectRedis(options.redis, '--redis');
+  const connection = connect();
   connection.on('error', report);
+  // Redis lost and back, said once each (its errors are throttled meanwhile).
+  let reachable = false;
+  let saidLost = false;
+  let lastError = '';
+  // Ends a graceful close early: Redis lost (results could not be delivered), or a forced close asked for.
+  let interrupt: (() => void) | undefined;
+  connection.on('error', (error: Error) => {
+    lastError = redactSecrets(error.message);
+  });
+  connection.on('ready', () => {
+    if (saidLost) options.onError?.(`Redis at ${shownUrl} is reachable again`);
+    saidLost = false;
+    lastError = '';
+    reachable = true;
+  });
+  connection.on('close', () => {
+    if (!reachable) return;
+    reachable = false;
+    interrupt?.();
+    if (!stopping) {
+      saidLost = true;
+      options.onError?.(
+        `Redis at ${shownUrl} is unreachable${lastError ? ` (${lastError})` : ''}; reconnecting every second. Episodes in flight are delivered once it is back; SIGINT/SIGTERM stops this worker at once meanwhile`,
+      );
+    }
+  });
   const worker = new Worker<EpisodeJobData, EpisodeJobResult>(
     name,
     async (job: Job<EpisodeJobData, EpisodeJobResult>) => {
@@ -132,18 +202,28 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
         );
       }
       const started = Date.now();
-      const { adapter, agent, verifier } = await partsFor(data.context, data.state);
-      const trajectories = await collectRollouts({
-        plan: [data.episode],
-        adapter,
-        agent,
-        concurrency: 1,
-        ...(verifier ? { verifier } : {}),
-        ...(data.generation !== undefined ? { generation: data.generation } : {}),
-        ...(data.maxSteps !== undefined ? { maxSteps: data.maxSteps } : {}),
-        ...(data.timeoutMs !== undefined ? { signal: AbortSignal.timeout(data.timeoutMs) } : {}),
-      }).collect();
-      const trajectory = trajectories[0] as EpisodeJobResult;
+      running++;
+      let trajectory: EpisodeJobResult;
+      try {
+        const { adapter, agent, verifier } = await partsFor(data.context, data.state);
+        const signal =
+          data.timeoutMs !== undefined
+            ? AbortSignal.any([giveUp.signal, AbortSignal.timeout(data.timeoutMs)])
+            : giveUp.signal;
+        const trajectories = await collectRollouts({
+          plan: [data.episode],
+          adapter,
+          agent,
+          concurrency: 1,
+          ...(verifier ? { verifier } : {}),
+          ...(data.generation !== undefined ? { generation: data.generation } : {}),
+          ...(data.maxSteps !== undefined ? { maxSteps: data.maxSteps } : {}),
+          signal,
+        }).collect();
+        trajectory = trajectories[0] as EpisodeJobResult;
+      } finally {
+        running--;
+      }
       processed++;
       options.onJob?.({
         kind: 'done',
@@ -176,17 +256,57 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
     });
   });
 
+  // BullMQ leaves a connection it was given open; its copies are ended too, whatever their state.
+  const cut = () => {
+    for (const client of clients) endRedis(client);
+  };
+  let closing: Promise<void> | undefined;
+  const close = async (force: boolean) => {
+    if (!force && reachable) {
+      const interrupted = new Promise<'interrupted'>((resolve) => {
+        interrupt = () => resolve('interrupted');
+      });
+      const outcome = await Promise.race([worker.close(false).then(() => 'closed' as const), interrupted]);
+      interrupt = undefined;
+      if (outcome === 'closed') {
+        stopping = true;
+        cut();
+        return;
+      }
+      // Redis went away while the episodes finished (their results could not be delivered), or a forced
+      // close was asked for: give them up.
+    }
+    stopping = true;
+    giveUp.abort(new Error('the worker stopped; the job runs again elsewhere'));
+    // BullMQ marks itself closing first (so its loops end rather than retry), then the connections are cut:
+    // its close would otherwise wait on commands queued for a Redis that is not there.
+    const closed = worker.close(true).catch(() => {});
+    cut();
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      closed,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, FORCE_CLOSE_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  };
+
   return {
     queue: name,
     waitUntilReady: async () => {
       await worker.waitUntilReady();
     },
-    async close(force = false) {
-      await worker.close(force);
-      // BullMQ leaves a connection it was given open.
-      connection.disconnect();
-      blobs.disconnect();
+    close(force = false) {
+      if (closing) {
+        if (force) interrupt?.();
+        return closing;
+      }
+      closing = close(force);
+      return closing;
     },
+    reachable: () => reachable,
+    inFlight: () => running,
     processed: () => processed,
   };
 }

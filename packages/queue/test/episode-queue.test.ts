@@ -1,5 +1,5 @@
 import { registerSecret, type Trajectory } from '@skillrl/core';
-import { collectRollouts, type PlannedEpisode, planRollouts } from '@skillrl/rollout';
+import { collectRollouts, type PlannedEpisode } from '@skillrl/rollout';
 import household from '@skillrl/task-household';
 import { startRedisServer as startRedis, type TestRedis } from '@skillrl/testkit';
 import { Redis } from 'ioredis';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEpisodeQueue, EpisodeJobError, NoWorkerError, type QueueNotice } from '../src/index.js';
 // @ts-expect-error -- a plain-JS fixture, shared with the worker process
 import { createSeededAgent } from './fixtures/seeded-agent.mjs';
+import { essence, householdPlan } from './household-plan.js';
 import { startWorker, type WorkerProcess } from './worker-process.js';
 
 let redis: TestRedis;
@@ -24,29 +25,6 @@ const spawnWorker = (queue: string, options: Parameters<typeof startWorker>[2] =
   workers.push(w);
   return w;
 };
-
-async function householdPlan(limit: number, groupSize: number, seed: number): Promise<PlannedEpisode[]> {
-  const tasks = await household.load({ split: 'train', limit, seed });
-  const skills = await household.skills?.();
-  const bySkill = Object.fromEntries(
-    household.families.map((f) => [f, skills?.find((s) => s.families?.includes(f)) ?? skills?.[0]]),
-  );
-  return planRollouts({
-    tasks,
-    skills: (task) => bySkill[task.family],
-    groupSize,
-    pairing: { rho: 0.5 },
-    seed,
-  } as Parameters<typeof planRollouts>[0]);
-}
-
-const essence = (t: Trajectory) => ({
-  id: t.id,
-  reward: t.reward,
-  passed: t.verdict.passed,
-  actions: t.steps.map((s) => s.action),
-  error: t.error?.code,
-});
 
 async function inProcess(plan: PlannedEpisode[], agentOptions: object) {
   const runs = await collectRollouts({
@@ -176,6 +154,7 @@ describe('episodes on BullMQ workers', () => {
       pollMs: 100,
       noWorkerNoticeMs: 300,
       noWorkerTimeoutMs: 1200,
+      resumeCommand: 'skillrl resume /runs/r5',
       onNotice: (n) => notices.push(n),
     });
     const context = await source.putBlob('{}');
@@ -189,6 +168,10 @@ describe('episodes on BullMQ workers', () => {
     expect(error).toBeInstanceOf(NoWorkerError);
     expect((error as NoWorkerError).code).toBe('SKILLRL_NO_WORKER');
     expect((error as Error).message).toMatch(/no rollout worker listened on queue "nobody-listens"/);
+    // The command that continues this run, with its queue: nothing to fill in.
+    expect((error as Error).message).toMatch(
+      /start one with `skillrl worker --redis <url> --queue nobody-listens`.*then `skillrl resume \/runs\/r5`$/,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(1200);
     expect(notices.map((n) => n.kind)).toEqual(['no-worker']);
     expect(notices[0]?.message).toMatch(/skillrl worker --redis/);
@@ -284,6 +267,11 @@ describe('episodes on BullMQ workers', () => {
     expect(error).toBeInstanceOf(EpisodeJobError);
     expect((error as Error).message).toContain(plan[0]?.id);
     expect((error as Error).message).toContain('@acme/missing-adapter is not installed here');
+    // The failed job is gone from Redis: a resume, once the worker is fixed, enqueues the episode again
+    // instead of finding the same failure under the same id for a day.
+    const client = new Redis(redis.url);
+    expect(await client.keys(`skillrl:${queue}:ep-*`)).toEqual([]);
+    client.disconnect();
     await w.kill();
   });
 });

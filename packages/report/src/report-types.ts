@@ -4,17 +4,23 @@ export type RunMethod = 'evolve' | 'internalize' | 'unknown';
 export type RunStatus = 'completed' | 'failed' | 'cancelled' | 'in progress' | 'not started';
 
 export interface SuccessCount {
+  /** Rollouts that ended without an error: what the rate is over. */
   episodes: number;
   passed: number;
   /** passed / episodes; `null` when there were no episodes. */
   rate: number | null;
+  /**
+   * Rollouts that ended in an error (a model call that failed past its retries, an environment or verifier
+   * that threw): not results, so not in `episodes` or the rate, counted here.
+   */
+  errored: number;
 }
 
 export interface FamilySummary {
   family: string;
-  /** Every rollout of the run with the skill in the prompt (z = 1). */
+  /** Every rollout of the run with the skill in the prompt (z = 1), each as it finally ended. */
   withSkill: SuccessCount;
-  /** Every rollout without it (z = 0). */
+  /** Every rollout without it (z = 0), each as it finally ended. */
   withoutSkill: SuccessCount;
   /** The last paired validation of this type (SKILLC). */
   lastValidation?: { step: number; withSkill: number; withoutSkill: number };
@@ -35,8 +41,12 @@ export interface ReportSummary {
   /** run:end's time, or the last event's while the run is going. */
   endedAt?: string;
   durationMs?: number;
+  /** Rollouts of the run, each counted once as its latest record (a rollout run again on resume is one). */
   rollouts: number;
-  /** Rollouts that could not finish (model calls failed, environment crash), by error code. */
+  /**
+   * Of those, rollouts whose latest record ended in an error (model calls failed, environment crash), by
+   * error code: left out of every success rate.
+   */
   rolloutErrors: number;
   errorCodes: Record<string, number>;
   /** run:end's error, when the run failed. */

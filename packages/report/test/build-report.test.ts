@@ -47,16 +47,26 @@ describe('buildReport on a Skill-R1 run', () => {
       rollouts: 204,
       generations: 4,
     });
-    expect(summary.families.map((f) => [f.family, f.withSkill.episodes, f.withoutSkill.episodes])).toEqual([
-      ['clean', 68, 0],
-      ['heat', 68, 0],
-      ['pick', 68, 0],
-    ]);
     const rollouts = readFileSync(join(dirOf('evolve'), 'rollouts.jsonl'), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
+    const errored = (family: string) => rollouts.filter((t) => t.family === family && t.error).length;
     expect(summary.rolloutErrors).toBe(rollouts.filter((t) => t.error).length);
+    expect(summary.rolloutErrors).toBeGreaterThan(0);
+    // Errored rollouts are counted on their own, never in the episodes a success rate is over.
+    expect(
+      summary.families.map((f) => [
+        f.family,
+        f.withSkill.episodes + f.withSkill.errored,
+        f.withSkill.errored,
+        f.withoutSkill.episodes,
+      ]),
+    ).toEqual([
+      ['clean', 68, errored('clean'), 0],
+      ['heat', 68, errored('heat'), 0],
+      ['pick', 68, errored('pick'), 0],
+    ]);
     expect(summary.charts).toEqual(
       expect.arrayContaining(['evolve-reward', 'evolve-reward-tasks', 'evolve-metric-train-loss']),
     );

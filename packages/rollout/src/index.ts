@@ -101,3 +101,16 @@ export type { RetryEvent } from './resilience/with-retries.js';
 
 // Usage and cost accounting.
 export { addUsage, costOf, type PriceTable } from './usage/price-table.js';
+
+// Traces through @opentelemetry/api (no-ops until an application registers an SDK): the span and attribute
+// names of episodes, model calls and tool calls, an episode span's attributes from its trajectory, and an
+// error's message as a span may hold it (secrets and URL credentials redacted).
+export {
+  EPISODE_ATTRIBUTES,
+  episodeAttributes,
+  MODEL_CALL_ATTRIBUTES,
+  ROLLOUT_TRACER_NAME,
+  SPAN_NAMES,
+  spanErrorMessage,
+  TOOL_CALL_ATTRIBUTES,
+} from './trace/index.js';

@@ -24,3 +24,6 @@ export * from './redis-server/index.js';
 
 // Fake Tinker API server hosting a small learnable model, and the tiny-chat tokenizer fixture.
 export * from './fake-tinker/index.js';
+
+// A real OTLP/HTTP trace receiver (JSON and protobuf, gzip) that decodes spans into plain objects.
+export * from './otlp-receiver/index.js';

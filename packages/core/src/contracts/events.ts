@@ -35,12 +35,16 @@ export interface GenerationEvent extends EventBase {
   bestReward: number;
   bestSkill: string;
   metrics?: Record<string, number>;
+  /** Why the generation's update carried no learning signal, in words; absent when it carried any. */
+  void?: string;
 }
 
 export interface StepEvent extends EventBase {
   type: 'step';
   step: number;
   metrics: Record<string, number>;
+  /** Why the step's update carried no learning signal, in words; absent when it carried any. */
+  void?: string;
 }
 
 export interface ValidationEvent extends EventBase {

@@ -81,6 +81,21 @@ describe('openRunStore', () => {
     expect(() => store.append('events', {})).toThrow(RunStoreError);
   });
 
+  it('removes a temp file a killed write left beside a skill, at any depth under skills/', () => {
+    const dir = tempDir();
+    const store = openRunStore(dir);
+    store.writeFile('skills/3/task-1/heat/SKILL.md', '---\nname: heat\n---\n');
+    store.close();
+    // What a SIGKILL between writing the temp file and renaming it leaves (writeFileAtomic's name).
+    const stray = 'skills/3/task-1/heat/.tmp-4242-1700000000000-0-SKILL.md';
+    writeFileSync(join(dir, stray), '---\nname: he');
+    const again = openRunStore(dir);
+    expect(again.recovery.removedTempFiles).toEqual([stray]);
+    expect(existsSync(join(dir, stray))).toBe(false);
+    expect(again.readFile('skills/3/task-1/heat/SKILL.md')).toContain('name: heat');
+    again.close();
+  });
+
   it('drops a torn last line with a warning and refuses a corrupt middle line', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'events.jsonl'), '{"a":1}\n{"a":2}\n{"a":');

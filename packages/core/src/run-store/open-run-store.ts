@@ -256,6 +256,16 @@ export function openRunStore(dir: string, options: RunStoreOptions = {}): RunSto
   removeTemps(root);
   removeTemps(join(root, CHECKPOINT_DIR));
   removeTemps(segmentDir);
+  // Files written with `writeFile` into folders of their own (skills/<g>/<task>/<name>/SKILL.md): a write a
+  // kill interrupted leaves its temp file there, where a skills client would find it.
+  const removeTempsBelow = (folder: string) => {
+    if (!existsSync(folder)) return;
+    removeTemps(folder);
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory()) removeTempsBelow(join(folder, entry.name));
+    }
+  };
+  removeTempsBelow(join(root, 'skills'));
 
   /** Writes the .gz twin of a plain segment atomically, then removes the plain file (see `rotate`). */
   function compressSegment(segment: Pick<SegmentFile, 'stream' | 'seq' | 'records' | 'path'>): void {

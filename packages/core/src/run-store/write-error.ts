@@ -61,7 +61,11 @@ export function writeError(
       ? ` Every record completed before it is kept. Free some space, then continue the run with \`skillrl resume ${resumeDir}\`.`
       : ' Free some space, then try again.';
   } else if (code && REFUSED.has(code)) {
-    fix = ' Choose a writable run directory (`--run-dir`), or make this one writable.';
+    // No command's flag is named here: this store serves `run` (which has --run-dir) and `resume` (which
+    // does not) alike. Once the store is open the run exists, and what continues it is named instead.
+    fix = resumeDir
+      ? ` Every record completed before it is kept. Make ${resumeDir} writable, then continue the run with \`skillrl resume ${resumeDir}\`.`
+      : ' Choose a writable run directory, or make this one writable.';
   }
   return new RunStoreError(path, `cannot ${doing}: ${cause}.${fix}`, { cause: error });
 }

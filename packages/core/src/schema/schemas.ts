@@ -207,6 +207,7 @@ export const eventSchema = {
         bestReward: finiteNumber,
         bestSkill: { type: 'string' },
         metrics: numberMap,
+        void: { type: 'string' },
       }),
     },
     {
@@ -214,6 +215,7 @@ export const eventSchema = {
       then: eventVariant('step', ['step', 'metrics'], {
         step: { type: 'integer', minimum: 0 },
         metrics: numberMap,
+        void: { type: 'string' },
       }),
     },
     {

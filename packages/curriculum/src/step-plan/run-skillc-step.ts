@@ -83,8 +83,9 @@ export interface SkillcStepMetrics {
   active: number;
   /** Rollouts that ended in an error: left out of the batch, the update and every rate above. */
   rollouts_errored: number;
-  /** Groups the update learned from, and the share of them whose rollouts all scored alike. */
+  /** Groups the update learned from, how many of them had rollouts that all scored alike, and that share. */
   signal_groups: number;
+  signal_zero_variance_groups: number;
   signal_zero_variance_share: number;
   /** 1 when the update moved nothing (gradient norm 0, or nothing trained). */
   signal_zero_update: number;
@@ -247,6 +248,7 @@ export async function runSkillcStep(
       active: state.active.length,
       rollouts_errored: errored.length,
       signal_groups: signal.groups,
+      signal_zero_variance_groups: signal.zeroVarianceGroups,
       signal_zero_variance_share: signal.groups ? signal.zeroVarianceGroups / signal.groups : 0,
       signal_zero_update: signal.zeroUpdate ? 1 : 0,
       signal_void: signal.void ? 1 : 0,

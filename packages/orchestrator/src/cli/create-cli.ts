@@ -16,6 +16,7 @@ import { moveAside } from '../run/move-aside.js';
 import { runDirectoryOf } from '../run/open-run.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunResult } from '../run/run-types.js';
+import { withCliTracing } from '../trace/cli-tracing.js';
 import { checkWorkers } from '../workers/check-workers.js';
 import { addWorkerCommand } from '../workers/worker-command.js';
 import { CliExit } from './cli-exit.js';
@@ -248,24 +249,31 @@ export function createCli(io: CliIo = defaultIo): Command {
       collectOverride,
       [] as ConfigOverride[],
     )
+    .option(
+      '--drop-damaged',
+      "move records the run cannot read back (a line that is not JSON, or not of its stream's shape; without this flag resume lists them and exits 1 before anything runs) into <run-dir>/damaged/<stream>.jsonl, exactly as they were with their file and line, then continue",
+    )
     .option('--json', 'print the result as one JSON line, no progress bar')
     .action(
-      withErrors(async (dir: string, opts: { json?: boolean; set: ConfigOverride[] }) => {
-        const json = Boolean(opts.json);
-        const code = await runWithSignals(
-          io,
-          json,
-          resolve(dir),
-          (run) =>
-            resumeRun(dir, {
-              ...run,
-              ...(opts.set.length > 0 ? { set: opts.set } : {}),
-              onWarning: (m) => io.err(`warning: ${m}`),
-            }),
-          (result) => printResult(io, json, result),
-        );
-        if (code !== EXIT_CODES.ok) throw new CliExit(code);
-      }),
+      withErrors(
+        async (dir: string, opts: { json?: boolean; set: ConfigOverride[]; dropDamaged?: boolean }) => {
+          const json = Boolean(opts.json);
+          const code = await runWithSignals(
+            io,
+            json,
+            resolve(dir),
+            (run) =>
+              resumeRun(dir, {
+                ...run,
+                ...(opts.set.length > 0 ? { set: opts.set } : {}),
+                ...(opts.dropDamaged ? { dropDamaged: true } : {}),
+                onWarning: (m) => io.err(`warning: ${m}`),
+              }),
+            (result) => printResult(io, json, result),
+          );
+          if (code !== EXIT_CODES.ok) throw new CliExit(code);
+        },
+      ),
     );
 
   program
@@ -517,7 +525,12 @@ export function createCli(io: CliIo = defaultIo): Command {
  * Runs the CLI and returns the exit status: 0 ok, 1 failure or bad input, 2 usage error, 3 a run stopped by
  * its error budget, 130 / 143 a run cancelled by SIGINT / SIGTERM (`EXIT_CODES`).
  */
-export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+export function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  // Traces for the commands that run episodes, when OTEL_EXPORTER_OTLP_ENDPOINT says where (trace/).
+  return withCliTracing(argv, { warn: (m) => io.err(`warning: ${m}`) }, () => runCommand(argv, io));
+}
+
+async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
   const program = createCli(io);
   program.exitOverride();
   for (const command of program.commands) command.exitOverride();

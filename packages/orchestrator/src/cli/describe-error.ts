@@ -1,5 +1,7 @@
 import { SkillFormatError, SkillrlError, ValidationError } from '@skillrl/core';
+import { DamagedRecordsError } from '../run/damaged-records-error.js';
 import { RunHealthError } from '../run/health/run-health-error.js';
+import { VoidSignalError } from '../run/health/void-signal-error.js';
 
 /** An error as the CLI reports it: a message for people, and a JSON shape for `--json`. */
 export function describeError(error: unknown): { message: string; json: Record<string, unknown> } {
@@ -15,8 +17,14 @@ export function describeError(error: unknown): { message: string; json: Record<s
       json: { code: error.code, message: error.message, problems: error.problems },
     };
   }
-  if (RunHealthError.isInstance(error)) {
+  if (RunHealthError.isInstance(error) || VoidSignalError.isInstance(error)) {
     return { message: error.message, json: { code: error.code, message: error.message, ...error.details } };
+  }
+  if (DamagedRecordsError.isInstance(error)) {
+    return {
+      message: error.message,
+      json: { code: error.code, message: error.message, dir: error.dir, records: error.records },
+    };
   }
   if (SkillrlError.isInstance(error)) {
     return { message: error.message, json: { code: error.code, message: error.message } };

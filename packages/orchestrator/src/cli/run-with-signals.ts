@@ -1,8 +1,9 @@
 import { redactSecrets } from '@skillrl/core';
 import { RunHealthError } from '../run/health/run-health-error.js';
+import { VoidSignalError } from '../run/health/void-signal-error.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { describeError } from './describe-error.js';
-import { EXIT_CODES } from './exit-codes.js';
+import { EXIT_CODES, isResumableStop } from './exit-codes.js';
 import { interruptSignal } from './interrupt-signal.js';
 import { createProgressDisplay } from './progress-bar.js';
 
@@ -13,7 +14,7 @@ export interface RunIo {
 
 /**
  * Runs or resumes a run with the CLI's signal handling, progress bar and exit statuses: 0 and the result
- * printed; 3 when the error budget stopped it; 130 / 143 when SIGINT / SIGTERM cancelled it (after its
+ * printed; 3 when the health budget stopped it (errors, or units with no learning signal); 130 / 143 when SIGINT / SIGTERM cancelled it (after its
  * `run:end` cancelled was written). Returns the status for the two stops (their message, or
  * `{ ok: false, status, error }` under `--json`, already printed); other errors are rethrown.
  */
@@ -48,7 +49,9 @@ export async function runWithSignals(
       } else io.err(message);
       return EXIT_CODES[received];
     }
-    if (RunHealthError.isInstance(error)) {
+    // The health budget's stops (errors, or no learning signal) leave a resumable run: exit 3.
+    // So do the rollout workers' stops (no worker, Redis unreachable, a failed job): exit 3 too.
+    if (RunHealthError.isInstance(error) || VoidSignalError.isInstance(error) || isResumableStop(error)) {
       const d = describeError(error);
       if (json) io.out(JSON.stringify({ ok: false, status: 'failed', dir, error: d.json }));
       else io.err(`error: ${redactSecrets(d.message)}`);

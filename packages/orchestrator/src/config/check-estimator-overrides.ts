@@ -31,6 +31,14 @@ export const METHOD_BATCH_FIELDS: Record<RunConfig['method'], readonly FilledFie
     { field: 'families', source: "the task's skill type" },
     { field: 'successes', source: "the verifier's verdict" },
     { field: 'lengths', source: "the episode's steps" },
+    {
+      field: 'stepRewards',
+      source: "each step's environment reward, the last carrying what the verified score adds (core's stepRewardsOf)",
+    },
+    {
+      field: 'stepKeys',
+      source: "each step's anchor state: the environment's stateKey, else a hash of the observation (core's stateKeyOf)",
+    },
   ],
   evolve: [
     {

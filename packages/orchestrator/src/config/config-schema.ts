@@ -90,6 +90,17 @@ export const configSchema = {
         validation: taskSelection,
         test: taskSelection,
         testEpisodes: positiveInt,
+        dynamicSampling: {
+          type: 'object',
+          description:
+            "DAPO's dynamic sampling (verl's filter_groups): drop groups whose rollouts all scored alike and refill the step with fresh tasks, up to maxBatches generation batches (the step's own included).",
+          required: ['maxBatches'],
+          properties: {
+            maxBatches: positiveInt,
+            metric: { enum: ['score', 'success'] },
+          },
+          additionalProperties: false,
+        },
         curriculum: { type: 'object' },
         trainer: {
           ...componentSpec,

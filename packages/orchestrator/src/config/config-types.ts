@@ -92,6 +92,12 @@ export interface InternalizeSection {
   test?: TaskSelection;
   /** Episodes per test task and condition (default 1). */
   testEpisodes?: number;
+  /**
+   * DAPO's dynamic sampling (verl's `algorithm.filter_groups`): groups whose rollouts all scored alike (by
+   * `metric`: `score`, the default, or `success`) are dropped and fresh tasks refill the step, up to
+   * `maxBatches` generation batches including the step's own (verl's `max_num_gen_batches`). Default off.
+   */
+  dynamicSampling?: { maxBatches: number; metric?: 'score' | 'success' };
   /** Options passed to the curriculum (SKILLC, SKILL0 or static) after the variant's own. */
   curriculum?: JsonObject;
   /**

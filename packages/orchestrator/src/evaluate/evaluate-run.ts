@@ -1,11 +1,18 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Agent, JsonObject, RunEvent, RunManifest } from '@skillrl/core';
-import { InvalidArgumentError, LatestRecords, openRunStore } from '@skillrl/core';
+import {
+  InvalidArgumentError,
+  LatestRecords,
+  openRunStore,
+  rolloutErrored,
+  type Trajectory,
+} from '@skillrl/core';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { resolveComponent } from '../components/resolve-component.js';
 import type { RunConfig, TaskSelection } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
+import { checkDamagedRecords } from '../run/damaged-records.js';
 import type { CheckpointValue } from '../run/run-session.js';
 import { setupBasics } from '../run/setup-run.js';
 import { type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';
@@ -84,6 +91,8 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
       `${dir} is a ${config.method} run: its task model is frozen, so there is no trained policy to evaluate; \`skillrl eval <config>\` evaluates a config's agent`,
     );
   }
+  // Before the store opens it (which may write: a torn last line dropped) and the replay reads it.
+  checkDamagedRecords(dir, { command: 'eval' });
   const store = openRunStore(dir, options.onWarning ? { onWarning: options.onWarning } : {});
   let checkpoint: CheckpointValue | undefined;
   let finished = false;
@@ -216,22 +225,64 @@ async function trainedAgent(
   const byKey = new Map(advantages.map((r) => [String(r.key), r]));
   const stored = new LatestRecords(dir);
   for (let t = 1; t <= checkpoint.completed; t++) {
-    const record = byKey.get(`s${t}`) as { rows?: { trajectoryId: string; advantage: number }[] } | undefined;
-    if (!record?.rows) {
+    const record = byKey.get(`s${t}`) as { rows?: unknown } | undefined;
+    if (!Array.isArray(record?.rows)) {
       throw new InvalidArgumentError(
         'run directory',
         `advantages of step ${t} are missing; cannot rebuild the policy`,
       );
     }
+    // The batch the step's update was given, as the run's trainer got it: each rollout as its latest record
+    // (LatestRecords: a re-run, never the errored record before it), never an errored one (core's policy:
+    // rows of older runs list them), nor one the update gave no advantage (null); step-level advantages when
+    // the row carries them (GiGPO's), else the trajectory's advantage broadcast.
+    const trajectories: Trajectory[] = [];
+    const values: number[] = [];
+    const steps: (number[] | undefined)[] = [];
+    record.rows.forEach((value: unknown, i: number) => {
+      const row = replayRow(value, t, i);
+      const found = stored.get(row.trajectoryId);
+      if (!found)
+        throw new InvalidArgumentError('run directory', `rollouts.jsonl has no "${row.trajectoryId}"`);
+      if (rolloutErrored(found) || row.advantage === null) return;
+      trajectories.push(found);
+      values.push(row.advantage);
+      steps.push(row.stepAdvantages);
+    });
     await trainer.value.update({
-      trajectories: record.rows.map((r) => {
-        const found = stored.get(r.trajectoryId);
-        if (!found)
-          throw new InvalidArgumentError('run directory', `rollouts.jsonl has no "${r.trajectoryId}"`);
-        return found;
-      }),
-      advantages: record.rows.map((r) => r.advantage),
+      trajectories,
+      advantages: values,
+      ...(steps.some((s) => s !== undefined) ? { stepAdvantages: steps } : {}),
     });
   }
   return { value: agent.value, restored: 'replay' };
+}
+
+/** One row of a step's advantages record, checked: a damaged one names its step, row and field. */
+function replayRow(
+  value: unknown,
+  step: number,
+  i: number,
+): { trajectoryId: string; advantage: number | null; stepAdvantages?: number[] } {
+  const row = value as { trajectoryId?: unknown; advantage?: unknown; stepAdvantages?: unknown } | null;
+  const where = `advantages.jsonl, step ${step}, rows[${i}]`;
+  if (row === null || typeof row !== 'object' || typeof row.trajectoryId !== 'string') {
+    throw new InvalidArgumentError('run directory', `${where}: expected { trajectoryId: string, advantage }`);
+  }
+  const advantage = row.advantage;
+  if (advantage !== null && !(typeof advantage === 'number' && Number.isFinite(advantage))) {
+    throw new InvalidArgumentError(
+      'run directory',
+      `${where}.advantage is ${JSON.stringify(advantage)}, expected a finite number or null`,
+    );
+  }
+  const steps = row.stepAdvantages;
+  if (steps === undefined) return { trajectoryId: row.trajectoryId, advantage };
+  if (!Array.isArray(steps) || !steps.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    throw new InvalidArgumentError(
+      'run directory',
+      `${where}.stepAdvantages is not an array of finite numbers; cannot rebuild the policy`,
+    );
+  }
+  return { trajectoryId: row.trajectoryId, advantage, stepAdvantages: steps as number[] };
 }

@@ -1,5 +1,5 @@
 import type { Agent, Skill, Trajectory } from '@skillrl/core';
-import { redactSecrets } from '@skillrl/core';
+import { redactSecrets, rolloutErrored, splitErrored } from '@skillrl/core';
 import { collectRollouts, planRollouts } from '@skillrl/rollout';
 import type { LoadedConfig, RunConfig, TaskSelection } from '../config/config-types.js';
 import { rolloutEndpoint } from '../run/health/describe-endpoint.js';
@@ -112,6 +112,7 @@ export async function evaluateWith(
   });
   const progress: RunProgress = { done: 0, total: plan.length, reused: 0, successRate: 0, phase: 'eval' };
   let passed = 0;
+  let errored = 0;
   options.onProgress?.({ ...progress });
   const health = new EvaluationHealth(config.health, rolloutEndpoint(config), target.target, target.again);
   // Stops the episodes in flight once the budget is spent, as a run's session does.
@@ -133,8 +134,11 @@ export async function evaluateWith(
       signal: controller.signal,
       onTrajectory: (t) => {
         progress.done++;
-        if (t.verdict.passed && !t.error) passed++;
-        progress.successRate = passed / progress.done;
+        // The live rate is over the episodes that ended without an error, as the final one is.
+        if (rolloutErrored(t)) errored++;
+        else if (t.verdict.passed) passed++;
+        const results = progress.done - errored;
+        progress.successRate = results > 0 ? passed / results : 0;
         options.onProgress?.({ ...progress });
         const tripped = health.record(t);
         if (tripped && !controller.signal.aborted) controller.abort(tripped);
@@ -150,15 +154,16 @@ export async function evaluateWith(
   return summarise(runs);
 }
 
-/** Success over the episodes that ended without an error: an error is not a result. */
+/** Success over the episodes that ended without an error (core's errored-rollout policy): an error is not a result. */
 function rate(xs: readonly Trajectory[]): number | null {
-  const results = xs.filter((t) => !t.error);
-  return results.length ? results.filter((t) => t.verdict.passed).length / results.length : null;
+  const { scored } = splitErrored(xs);
+  return scored.length ? scored.filter((t) => t.verdict.passed).length / scored.length : null;
 }
 
 function errorCounts(xs: readonly Trajectory[]): ErrorCounts {
-  const withSkill = xs.filter((t) => t.error && t.condition === 1).length;
-  const withoutSkill = xs.filter((t) => t.error && t.condition === 0).length;
+  const { errored } = splitErrored(xs);
+  const withSkill = errored.filter((t) => t.condition === 1).length;
+  const withoutSkill = errored.filter((t) => t.condition === 0).length;
   return { withSkill, withoutSkill, total: withSkill + withoutSkill };
 }
 

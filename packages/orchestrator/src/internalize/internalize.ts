@@ -15,6 +15,8 @@ import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { createRunCurriculum } from './create-run-curriculum.js';
+import { replayBatch, type StoredAdvantageRow } from './replay-batch.js';
+import { signalSummary } from '../run/signal-summary.js';
 
 export interface InternalizeOptions extends RunOptions {
   configPath?: string;
@@ -129,19 +131,15 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       trainer.value = await session.restore(trainer, checkpoint.components.trainer);
     } else if (checkpoint) {
       for (let t = 1; t <= checkpoint.completed; t++) {
-        const record = session.readKeyed<{ rows: { trajectoryId: string; advantage: number }[] }>(
-          'advantages',
-          `s${t}`,
-        );
+        const record = session.readKeyed<{ rows: StoredAdvantageRow[] }>('advantages', `s${t}`);
         if (!record)
           throw new InvalidArgumentError(
             'run directory',
             `advantages of step ${t} are missing; cannot replay`,
           );
-        await trainer.value.update({
-          trajectories: record.rows.map((r) => session.storedTrajectory(r.trajectoryId)),
-          advantages: record.rows.map((r) => r.advantage),
-        });
+        const batch = replayBatch(record.rows, (id) => session.storedTrajectory(id));
+        // A step that had nothing to learn from made no update; its replay makes none either.
+        if (batch) await trainer.value.update(batch);
       }
     }
     // A trainer that does not update the policy (`external`) leaves the agent as it started: every
@@ -235,15 +233,30 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
           rng: root,
           totalSteps: steps,
           validateEvery: d,
+          ...(section.dynamicSampling ? { dynamicSampling: section.dynamicSampling } : {}),
         },
         {
-          runEpisodes: (stepPlan) => session.runEpisodes(planGroups(stepPlan), `s${t}`, runCtx),
+          // A refill batch of dynamic sampling is a unit of its own (`s7b1`): its own ids and account.
+          runEpisodes: (stepPlan) =>
+            session.runEpisodes(
+              planGroups(stepPlan),
+              stepPlan.batch ? `s${t}b${stepPlan.batch}` : `s${t}`,
+              runCtx,
+            ),
           // The fields filled there are `METHOD_BATCH_FIELDS.internalize` (check-estimator-overrides.ts).
           estimate: (batch) => estimator.create().estimate(batch),
-          onAdvantages: (runs, advantages) =>
+          // Errored rollouts are not among `runs` (the step leaves them out): every row is a trained one.
+          onAdvantages: (runs, advantages, stepAdvantages) =>
             session.appendOnce('advantages', `s${t}`, {
               unit: `s${t}`,
-              rows: runs.map((r, i) => ({ trajectoryId: r.id, advantage: advantages[i] ?? 0 })),
+              rows: runs.map((r, i) => {
+                const perStep = stepAdvantages?.[i];
+                return {
+                  trajectoryId: r.id,
+                  advantage: advantages[i] ?? 0,
+                  ...(perStep ? { stepAdvantages: [...perStep] } : {}),
+                };
+              }),
             }),
           update: (batch) => trainer.value.update(batch),
           validate: (v) => {
@@ -260,7 +273,10 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
           ...prefixedMetrics('adv', step.estimatorMetrics),
           ...prefixedMetrics('train', step.trainMetrics),
         },
+        ...(step.signal.void ? { void: step.signal.void } : {}),
       });
+      // The no-signal guard, before the step is checkpointed: a stop here leaves it to run again on resume.
+      session.judgeSignal(`s${t}`, step.signal.void);
       if (step.validation) {
         state.validations.push(step.validation.result);
         session.emit({
@@ -303,6 +319,11 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     };
     // In the metrics too, so run:end, the CLI's result and `--json` carry it.
     if (frozen) metrics.policy_frozen = 1;
+    // What the updates had to learn from, over the whole run (resumed parts included).
+    const signal = session.signalAccount();
+    metrics.signal_void_units = signal.voidUnits ?? 0;
+    metrics.signal_zero_updates = signal.signal_zero_update ?? 0;
+    metrics.rollouts_left_out = signal.rollouts_errored ?? 0;
     if (test) {
       const rates = Object.entries(test.families);
       for (const [family, v] of rates) {
@@ -342,6 +363,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       metrics,
       ...(testOutcomes ? { testOutcomes } : {}),
       curriculum: finalState,
+      signal: signalSummary(signal),
       // The training dynamics SKILLC claims: the with/without gap at each paired validation (step 0 first).
       gapByStep: gapByStep as unknown as JsonValue,
       ...(test ? { test: test as unknown as JsonObject } : {}),
@@ -397,8 +419,8 @@ function outcomesByTask(
   return out;
 }
 
-/** The training step a rollout id belongs to (`s7/...` → 7, validation `v10/...` → 10). */
+/** The training step a rollout id belongs to (`s7/...` and a refill's `s7b1/...` → 7, validation `v10/...` → 10). */
 function unitStep(id: string): number {
-  const m = /^[sv](\d+)\//.exec(id);
+  const m = /^[sv](\d+)(?:b\d+)?\//.exec(id);
   return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
 }

@@ -6,6 +6,7 @@ import { parseConfig } from '../config/load-config.js';
 import { evolve } from '../evolve/evolve.js';
 import { internalize } from '../internalize/internalize.js';
 import { applyOverrides, type ConfigOverride } from './config-overrides.js';
+import { checkDamagedRecords } from './damaged-records.js';
 import type { RunOptions, RunResult } from './run-types.js';
 
 /** Runs a loaded config with the method it names. */
@@ -21,6 +22,12 @@ export interface ResumeOptions extends Omit<RunOptions, 'runDir' | 'overrides'> 
    * in the run directory.
    */
   set?: readonly ConfigOverride[];
+  /**
+   * Move damaged records (core's `checkRunStreams`) out of the streams into `damaged/` and continue
+   * (`skillrl resume --drop-damaged`). Without it, a run directory holding any is refused before anything
+   * runs, with a `DamagedRecordsError` naming each.
+   */
+  dropDamaged?: boolean;
 }
 
 /**
@@ -43,6 +50,13 @@ export function resumeRun(runDir: string, options: ResumeOptions = {}): Promise<
       { cause },
     );
   }
+  // Before anything reads the streams or writes to the directory (a completed run included: its records are
+  // what its report and export read).
+  checkDamagedRecords(dir, {
+    command: 'resume',
+    ...(options.dropDamaged ? { drop: true } : {}),
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
   const end = lastRunEnd(dir);
   if (end?.status === 'completed' && existsSync(join(dir, 'summary.json'))) {
     if (options.set?.length) {
@@ -62,7 +76,7 @@ export function resumeRun(runDir: string, options: ResumeOptions = {}): Promise<
       alreadyCompleted: true,
     });
   }
-  const { set, ...rest } = options;
+  const { set, dropDamaged: _dropped, ...rest } = options;
   const changed = set?.length ? applyOverrides(config, set) : undefined;
   const checked = parseConfig(changed ? changed.config : config);
   const args = {

@@ -18,13 +18,14 @@ import {
   type RolloutRun,
 } from '@skillrl/rollout';
 import type { Persistence } from '../components/component-types.js';
+import { traceUnit } from '../trace/unit-span.js';
 import { type EndpointInfo, redactUrlsIn } from './health/describe-endpoint.js';
 import { ErrorBudget } from './health/error-budget.js';
 import { type HealthOptions, resolveHealthOptions } from './health/health-options.js';
 import type { HealthKind } from './health/run-health-error.js';
+import { SignalGuard } from './health/signal-guard.js';
 import type { RunOptions, RunProgress, RunResult } from './run-types.js';
 import { resolveStoreOptions, type StoreOptions } from './store-options.js';
-
 
 /** What a run's episodes run with: the parts and the config's limits. */
 export interface EpisodeRunContext {
@@ -123,6 +124,7 @@ export class RunSession {
   private progress: RunProgress = { done: 0, total: 0, reused: 0, successRate: 0, phase: '' };
   private successes = 0;
   private readonly budget: ErrorBudget;
+  private readonly signalGuard: SignalGuard;
   private readonly controller = new AbortController();
   private readonly detachSignal: () => void;
   private readonly keepCheckpoints: number;
@@ -159,8 +161,10 @@ export class RunSession {
     this.storedOutcomes = outcomes.size > 0 ? outcomes : undefined;
     this.hadRollouts = this.store.count('rollouts') > 0;
     const unknown = { endpoint: 'unknown' };
+    const health = resolveHealthOptions(settings.health);
+    this.signalGuard = new SignalGuard(health.voidUnits, dir, options.onWarning);
     this.budget = new ErrorBudget(
-      resolveHealthOptions(settings.health),
+      health,
       {
         rollout: settings.endpoints?.rollout ?? unknown,
         editor: settings.endpoints?.editor ?? unknown,
@@ -282,7 +286,17 @@ export class RunSession {
    * they finish and counted against the error budget, which stops the run when it is spent. Results are in
    * plan order.
    */
-  async runEpisodes(
+  runEpisodes(
+    plan: readonly PlannedEpisode[],
+    prefix: string,
+    ctx: EpisodeRunContext,
+  ): Promise<Trajectory[]> {
+    // The unit's `skillrl.unit` span, parent of its episode spans (a no-op unless an OpenTelemetry SDK is registered).
+    const unit = { runId: this.runId, unit: prefix, planned: plan.length, generation: ctx.generation };
+    return traceUnit(unit, () => this.runUnitEpisodes(plan, prefix, ctx));
+  }
+
+  private async runUnitEpisodes(
     plan: readonly PlannedEpisode[],
     prefix: string,
     ctx: EpisodeRunContext,
@@ -346,6 +360,47 @@ export class RunSession {
       rerun,
     });
     return runs;
+  }
+
+  /**
+   * The no-signal guard: a training unit (`s7`, `g3`) reports whether its update carried any learning signal
+   * (`reason` when it did not). A void unit is warned about; `health.voidUnits` in a row stop the run with
+   * `VoidSignalError` (exit 3), before the unit is checkpointed, so a resume runs it again.
+   */
+  judgeSignal(unit: string, reason: string | undefined): void {
+    const tripped = this.signalGuard.observe(unit, reason);
+    if (tripped) throw tripped;
+  }
+
+  /**
+   * What the run's updates had to learn from, over the training units' events (`step`, `generation`) on
+   * disk, so a resumed run counts its whole history: `units` (training units that reported their signal),
+   * `voidUnits` (those whose event says why it was void), and the sum of every `signal_*` count and of
+   * `rollouts_errored` (the errored rollouts the method steps left out of the math).
+   */
+  signalAccount(): Record<string, number> {
+    const sums: Record<string, number> = {};
+    const units = new Set<string>();
+    const voids = new Set<string>();
+    const seen = new Set<string>();
+    for (const e of this.store.iterate<RunEvent>('events')) {
+      if (e.type !== 'step' && e.type !== 'generation') continue;
+      // A generation reports per task; a unit is the generation.
+      const key = e.type === 'step' ? `s${e.step}` : `g${e.generation}:${e.taskId}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const unit = e.type === 'step' ? `s${e.step}` : `g${e.generation}`;
+      const metrics = e.metrics ?? {};
+      if (!Object.keys(metrics).some((k) => k.startsWith('signal_'))) continue;
+      units.add(unit);
+      if (e.void) voids.add(unit);
+      for (const [k, v] of Object.entries(metrics)) {
+        if ((k.startsWith('signal_') || k === 'rollouts_errored') && typeof v === 'number') {
+          sums[k] = (sums[k] ?? 0) + v;
+        }
+      }
+    }
+    return { units: units.size, voidUnits: voids.size, ...sums };
   }
 
   /** Every unit's rollouts as they finally ended, from units.jsonl (so a resumed run counts its whole history). */

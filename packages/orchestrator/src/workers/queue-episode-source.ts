@@ -38,6 +38,12 @@ export function queueEpisodeSource(
         ...(workers.jobTimeoutMs !== undefined ? { jobTimeoutMs: workers.jobTimeoutMs } : {}),
         ...(workers.noWorkerNoticeMs !== undefined ? { noWorkerNoticeMs: workers.noWorkerNoticeMs } : {}),
         ...(workers.noWorkerTimeoutMs !== undefined ? { noWorkerTimeoutMs: workers.noWorkerTimeoutMs } : {}),
+        ...(workers.connectTimeoutMs !== undefined ? { connectTimeoutMs: workers.connectTimeoutMs } : {}),
+        // Ctrl-C, SIGTERM and the error budget end every wait on Redis or the workers at once.
+        signal: session.signal,
+        // The queue's stops (no worker, Redis unreachable, a job failed) leave a resumable run: their
+        // messages give the command that continues this one.
+        resumeCommand: `skillrl resume ${session.dir}`,
         onNotice: (notice) => {
           onWarning?.(notice.message);
           session.emit({

@@ -10,6 +10,7 @@ interface WorkerFlags {
   redis?: string;
   queue?: string;
   concurrency?: string;
+  lockDurationMs?: string;
   config?: string;
   verbose?: boolean;
 }
@@ -17,17 +18,22 @@ interface WorkerFlags {
 /**
  * `skillrl worker --redis <url> [--queue name] [--concurrency N]` (or `--config run.yaml` for its `workers`
  * section): a rollout worker that builds each run's parts as its session does, from this folder's packages,
- * prints progress, and on SIGINT/SIGTERM finishes the episodes in flight and exits 0.
+ * prints progress, and on SIGINT/SIGTERM finishes the episodes in flight and exits 0 — at once, giving them
+ * up, while Redis is unreachable (their results could not be delivered) or on a second signal.
  */
 export function addWorkerCommand(program: Command, io: CliIo, withErrors: WithErrors): void {
   program
     .command('worker')
     .description(
-      "run episodes for runs whose config sets `workers`: take jobs from the BullMQ queue in Redis, build the run's adapter and agent as the session does (built-ins, packages from this folder, API keys from this environment by the config's names), return trajectories; SIGINT/SIGTERM stops after the episodes in flight",
+      "run episodes for runs whose config sets `workers`: take jobs from the BullMQ queue in Redis, build the run's adapter and agent as the session does (built-ins, packages from this folder, API keys from this environment by the config's names), return trajectories; SIGINT/SIGTERM stops after the episodes in flight (at once while Redis is unreachable, or on a second signal)",
     )
     .option('--redis <url>', "redis://host:port (default: the config's workers.redis)")
     .option('--queue <name>', "BullMQ queue name (default: the config's, else skillrl-rollouts)")
     .option('--concurrency <n>', "episodes in flight in this process (default: the config's, else 2)")
+    .option(
+      '--lock-duration-ms <ms>',
+      "how long a job's lock lasts without renewal (default: the config's workers.lockDurationMs, else 60000): longer than any stretch an episode keeps this process busy, or another worker runs it again",
+    )
     .option('--config <file>', "read redis, queue and concurrency from this config's workers section")
     .option('--verbose', 'print one line per episode')
     .action(
@@ -54,9 +60,18 @@ export function addWorkerCommand(program: Command, io: CliIo, withErrors: WithEr
             `expected an integer >= 1, got ${flags.concurrency}`,
           );
         }
+        const lockDurationMs =
+          flags.lockDurationMs !== undefined ? Number(flags.lockDurationMs) : section?.lockDurationMs;
+        if (lockDurationMs !== undefined && (!Number.isInteger(lockDurationMs) || lockDurationMs < 100)) {
+          throw new InvalidArgumentError(
+            '--lock-duration-ms',
+            `expected an integer >= 100 (milliseconds), got ${flags.lockDurationMs}`,
+          );
+        }
         const folder = resolve('.');
         const mod = await loadQueue(`${folder}/skillrl.config`);
         mod.checkRedisUrl(redis, '--redis');
+        const shownUrl = mod.describeRedisUrl(redis);
         const queueName = flags.queue ?? section?.queue;
         let done = 0;
         let failed = 0;
@@ -65,6 +80,7 @@ export function addWorkerCommand(program: Command, io: CliIo, withErrors: WithEr
           redis,
           ...(queueName ? { queue: queueName } : {}),
           concurrency,
+          ...(lockDurationMs !== undefined ? { lockDurationMs } : {}),
           load: createPartsLoader(folder, mod.unpackDir),
           onJob: (event) => {
             if (event.kind === 'done') done++;
@@ -77,23 +93,64 @@ export function addWorkerCommand(program: Command, io: CliIo, withErrors: WithEr
           },
           onError: (message) => io.err(`warning: ${redactSecrets(message)}`),
         });
-        await worker.waitUntilReady();
-        io.out(
-          `worker ${process.pid} listening on queue "${worker.queue}" at ${mod.describeRedisUrl(redis)} (concurrency ${concurrency}); Ctrl-C stops it`,
-        );
-        const progress = setInterval(() => {
-          if (done + failed === reported) return;
-          reported = done + failed;
-          io.out(`episodes done ${done}${failed ? `, failed ${failed}` : ''}`);
-        }, 5000);
-        const signal = await new Promise<NodeJS.Signals>((resolveSignal) => {
-          process.once('SIGINT', () => resolveSignal('SIGINT'));
-          process.once('SIGTERM', () => resolveSignal('SIGTERM'));
+        // Heard from the start, so a worker still waiting for Redis stops on the first signal; a second one
+        // gives up the episodes in flight.
+        let received: NodeJS.Signals | undefined;
+        let onSignal: ((signal: NodeJS.Signals) => void) | undefined;
+        const stopped = new Promise<NodeJS.Signals>((resolveSignal) => {
+          onSignal = (signal) => {
+            if (received) {
+              io.out(`${signal} again: giving up the episodes in flight (they run again on another worker)`);
+              void worker.close(true);
+              return;
+            }
+            received = signal;
+            resolveSignal(signal);
+          };
         });
-        clearInterval(progress);
-        io.out(`${signal}: finishing the episodes in flight, then stopping`);
-        await worker.close();
-        io.out(`worker stopped: episodes done ${done}${failed ? `, failed ${failed}` : ''}`);
+        const onInt = () => onSignal?.('SIGINT');
+        const onTerm = () => onSignal?.('SIGTERM');
+        process.on('SIGINT', onInt);
+        process.on('SIGTERM', onTerm);
+        let progress: NodeJS.Timeout | undefined;
+        try {
+          const first = await Promise.race([
+            worker.waitUntilReady().then(
+              () => undefined,
+              // A close before it was ready ends the wait; the signal says why.
+              () => undefined,
+            ),
+            stopped,
+          ]);
+          if (first === undefined) {
+            io.out(
+              `worker ${process.pid} listening on queue "${worker.queue}" at ${shownUrl} (concurrency ${concurrency}); Ctrl-C stops it`,
+            );
+            progress = setInterval(() => {
+              if (done + failed === reported) return;
+              reported = done + failed;
+              io.out(`episodes done ${done}${failed ? `, failed ${failed}` : ''}`);
+            }, 5000);
+          }
+          const signal = await stopped;
+          clearInterval(progress);
+          const inFlight = worker.inFlight();
+          if (worker.reachable()) {
+            io.out(
+              `${signal}: finishing the ${inFlight} episode(s) in flight, then stopping (a second signal stops at once)`,
+            );
+          } else {
+            io.out(
+              `${signal}: Redis at ${shownUrl} is unreachable: stopping now; ${inFlight} episode(s) in flight are given up and run again on a worker once their job's lock lapses`,
+            );
+          }
+          await worker.close();
+          io.out(`worker stopped: episodes done ${done}${failed ? `, failed ${failed}` : ''}`);
+        } finally {
+          clearInterval(progress);
+          process.off('SIGINT', onInt);
+          process.off('SIGTERM', onTerm);
+        }
       }),
     );
 }

@@ -12,6 +12,17 @@ export interface WorkersOptions {
   noWorkerNoticeMs?: number;
   /** Stop the run with a clear error after this long with no worker listening (default 120 000). */
   noWorkerTimeoutMs?: number;
+  /**
+   * Redis refused from the start, or lost mid-run and not back within this long: the run stops (exit 3,
+   * resumable) naming the URL (default 10 000). A shorter outage (a restart) is waited through.
+   */
+  connectTimeoutMs?: number;
+  /**
+   * For `skillrl worker --config <file>`: how long a job's lock lasts without renewal (default 60 000). It
+   * must outlast the longest stretch an episode keeps the worker's event loop busy (a CPU-bound policy),
+   * or the job is taken as stalled and runs twice; a killed worker's jobs run again after about this long.
+   */
+  lockDurationMs?: number;
 }
 
 const positiveInt = { type: 'integer', minimum: 1 } as const;
@@ -32,6 +43,17 @@ export const workersSchema = {
     jobTimeoutMs: positiveInt,
     noWorkerNoticeMs: positiveInt,
     noWorkerTimeoutMs: positiveInt,
+    connectTimeoutMs: {
+      ...positiveInt,
+      description:
+        'ms: Redis refused from the start, or lost mid-run and not back this long, stops the run (exit 3, resumable); default 10000',
+    },
+    lockDurationMs: {
+      type: 'integer',
+      minimum: 100,
+      description:
+        "ms a worker's job lock lasts without renewal (skillrl worker --config); longer than any stretch an episode keeps the worker busy; default 60000",
+    },
   },
   additionalProperties: false,
 } as const;

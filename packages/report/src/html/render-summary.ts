@@ -27,8 +27,11 @@ export function renderSummary(summary: ReportSummary): string {
   ];
   const hasValidation = summary.families.some((f) => f.lastValidation);
   // A side no rollout ever took (Skill-R1 runs all carry a skill) would only fill the table with dashes.
-  const hasWith = summary.families.some((f) => f.withSkill.episodes > 0);
-  const hasWithout = summary.families.some((f) => f.withoutSkill.episodes > 0);
+  const hasWith = summary.families.some((f) => f.withSkill.episodes + f.withSkill.errored > 0);
+  const hasWithout = summary.families.some((f) => f.withoutSkill.episodes + f.withoutSkill.errored > 0);
+  // Errored rollouts are not results: their own column, shown once any family has one.
+  const erroredOf = (f: (typeof summary.families)[number]) => f.withSkill.errored + f.withoutSkill.errored;
+  const hasErrored = summary.families.some((f) => erroredOf(f) > 0);
   const familyRows = summary.families.map((f) => {
     const gap =
       f.withSkill.rate !== null && f.withoutSkill.rate !== null
@@ -50,6 +53,7 @@ export function renderSummary(summary: ReportSummary): string {
           ]
         : []),
       ...(hasWith && hasWithout ? [`<td class="num">${formatGap(gap)}</td>`] : []),
+      ...(hasErrored ? [`<td class="num muted">${erroredOf(f)}</td>`] : []),
       ...(hasValidation
         ? [
             `<td class="num">${v ? formatRate(v.withSkill) : '—'}</td>`,
@@ -65,6 +69,7 @@ export function renderSummary(summary: ReportSummary): string {
     ...(hasWith ? ['<th class="num">Success with skill</th>', '<th class="num">n</th>'] : []),
     ...(hasWithout ? ['<th class="num">Success without</th>', '<th class="num">n</th>'] : []),
     ...(hasWith && hasWithout ? ['<th class="num">Gap</th>'] : []),
+    ...(hasErrored ? ['<th class="num">Errored</th>'] : []),
     ...(hasValidation
       ? [
           '<th class="num">Last validation with</th>',
@@ -82,7 +87,7 @@ export function renderSummary(summary: ReportSummary): string {
     summary.families.length === 0
       ? '<p class="muted">No rollouts recorded yet.</p>'
       : `<table id="families"><thead><tr>${head.join('')}</tr></thead><tbody>${familyRows.join('')}</tbody></table>` +
-        `<p class="muted">Success over every rollout of the run, by whether the skill was in the prompt (n: rollouts).${sides}</p>`;
+        `<p class="muted">Success over every rollout of the run that ended without an error, each as it finally ended, by whether the skill was in the prompt (n: those rollouts${hasErrored ? '; errored: rollouts that ended in an error, left out of the rates' : ''}).${sides}</p>`;
   return (
     `<section class="card"><h2>Run summary</h2><table id="summary" class="kv"><tbody>${rows.join('')}</tbody></table></section>` +
     `<section class="card"><h2>Success per family</h2>${familyTable}</section>`

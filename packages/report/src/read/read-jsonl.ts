@@ -1,5 +1,11 @@
 import { existsSync } from 'node:fs';
-import { plainFileLines, readRunStream, type StreamReadNote, streamFiles } from '@skillrl/core';
+import {
+  plainFileLines,
+  readLatestRecords,
+  readRunStream,
+  type StreamReadNote,
+  streamFiles,
+} from '@skillrl/core';
 
 export interface JsonlRead<T> {
   /** False when the file does not exist (yet). */
@@ -49,11 +55,14 @@ export function readJsonl<T>(path: string, label: string): JsonlRead<T> {
 /**
  * A run directory's stream, record by record, in bounded memory: its closed segments (plain or gzip) then
  * its open `<stream>.jsonl`, or the single file of an older run. Damaged and unfinished lines are skipped;
- * `notes` says so once the iteration is over, by file.
+ * `notes` says so once the iteration is over, by file. With `latest`, a record that a later one replaces
+ * (the same key: a rollout run again on resume) is left out, as core's `readLatestRecords` reads it; `keyOf`
+ * names the key (default: a record's `id`).
  */
 export function streamRecords<T>(
   dir: string,
   stream: string,
+  latest?: { keyOf?: (record: T) => string | undefined },
 ): { exists: boolean; records: Iterable<T>; notes: () => string[] } {
   const exists = streamFiles(dir, stream).length > 0;
   const damaged = new Map<string, number[]>();
@@ -65,7 +74,12 @@ export function streamRecords<T>(
   };
   return {
     exists,
-    records: { [Symbol.iterator]: () => readRunStream<T>(dir, stream, { onNote }) },
+    records: {
+      [Symbol.iterator]: () =>
+        latest
+          ? readLatestRecords<T>(dir, stream, { onNote, ...(latest.keyOf ? { keyOf: latest.keyOf } : {}) })
+          : readRunStream<T>(dir, stream, { onNote }),
+    },
     notes: () => [...[...damaged].map(([file, lines]) => damagedNote(file, lines)), ...other],
   };
 }

@@ -82,4 +82,33 @@ describe('readRunDir', () => {
     expect(data.rollouts.every((t) => t.steps.length === 0 && t.family === 'heat')).toBe(true);
     expect(data.notes.some((n) => n.startsWith('rollouts.jsonl: the last line is unfinished'))).toBe(true);
   });
+
+  it('reads each trajectory as its latest record: a re-run replaces the errored record before it', () => {
+    const dir = tempDir();
+    const store = openRunStore(dir, { segmentBytes: 1024 });
+    const trajectory = (id: string, passed: boolean, error?: { code: string; message: string }) => ({
+      id,
+      taskId: 't',
+      family: 'heat',
+      condition: 1,
+      steps: [{ index: 0, observation: 'o'.repeat(300), action: 'look', reward: 0, done: false }],
+      reward: passed ? 1 : 0,
+      verdict: { score: passed ? 1 : 0, passed },
+      ...(error ? { error } : {}),
+    });
+    const failed = { code: 'model', message: 'HTTP 503' };
+    store.append('rollouts', trajectory('s1/a', false, failed));
+    store.append('rollouts', trajectory('s1/b', false, failed));
+    for (let i = 0; i < 6; i++) store.append('rollouts', trajectory(`s1/x${i}`, true));
+    // The resume ran s1/a again (into a later segment); s1/b was never run again.
+    store.append('rollouts', trajectory('s1/a', true));
+    store.close();
+    const data = readRunDir(dir);
+    expect(data.rollouts.map((t) => t.id).sort()).toEqual(
+      ['s1/a', 's1/b', ...Array.from({ length: 6 }, (_, i) => `s1/x${i}`)].sort(),
+    );
+    expect(data.rollouts.find((t) => t.id === 's1/a')).toMatchObject({ verdict: { passed: true } });
+    expect(data.rollouts.find((t) => t.id === 's1/a')?.error).toBeUndefined();
+    expect(data.rollouts.find((t) => t.id === 's1/b')?.error).toEqual(failed);
+  });
 });

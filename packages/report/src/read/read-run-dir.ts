@@ -35,6 +35,12 @@ function readJsonFile(path: string, label: string, notes: string[]): Record<stri
   return undefined;
 }
 
+/** A rollout event's key for "the latest record per rollout": its trajectory id (other events have none). */
+function rolloutKey(record: unknown): string | undefined {
+  if (!isObj(record) || record.type !== 'rollout') return undefined;
+  return typeof record.trajectoryId === 'string' ? record.trajectoryId : undefined;
+}
+
 /** Reads a run directory without writing to it: a run that is still going keeps its files as they are. */
 export function readRunDir(runDir: string): RunData {
   if (typeof runDir !== 'string' || runDir.length === 0) {
@@ -51,11 +57,12 @@ export function readRunDir(runDir: string): RunData {
   const config = readJsonFile(join(dir, 'config.json'), 'config.json', notes);
   const manifest = readJsonFile(join(dir, 'run.json'), 'run.json', notes);
 
-  // Streamed: only the events that pass the check are kept, and a rollout run again on resume (its model
-  // call had failed) replaces its earlier event, so each trajectory counts once, as it finally ended.
-  const eventsRead = streamRecords<unknown>(dir, 'events');
+  // Streamed: only the events that pass the check are kept. A rollout run again on resume (its model call
+  // had failed) has a later event under the same trajectory id; only the latest is read (core's
+  // readLatestRecords, keyed by trajectoryId), so each trajectory counts once, as it finally ended.
+  const eventsRead = streamRecords<unknown>(dir, 'events', { keyOf: rolloutKey });
   const events: RunEvent[] = [];
-  const rolloutAt = new Map<string, number>();
+  let rolloutEvents = 0;
   let rejected = 0;
   for (const record of eventsRead.records) {
     const event = checkEvent(record);
@@ -63,14 +70,7 @@ export function readRunDir(runDir: string): RunData {
       rejected++;
       continue;
     }
-    if (event.type === 'rollout' && typeof event.trajectoryId === 'string') {
-      const at = rolloutAt.get(event.trajectoryId);
-      if (at !== undefined) {
-        events[at] = event;
-        continue;
-      }
-      rolloutAt.set(event.trajectoryId, events.length);
-    }
+    if (event.type === 'rollout') rolloutEvents++;
     events.push(event);
   }
   notes.push(...eventsRead.notes());
@@ -80,12 +80,13 @@ export function readRunDir(runDir: string): RunData {
   if (!eventsRead.exists)
     notes.push('events.jsonl is missing: nothing has been recorded yet, or the run was moved.');
 
-  const rolloutsRead = streamRecords<Trajectory>(dir, 'rollouts');
+  // The same for the trajectories: each rollout id's latest record.
+  const rolloutsRead = streamRecords<Trajectory>(dir, 'rollouts', {});
   const hasRolloutsFile = rolloutsRead.exists;
   const rollouts: Trajectory[] = [];
   // Rollout events carry all the report needs; the trajectories (much larger) are read only without them,
   // one at a time, keeping the fields the report counts.
-  if (rolloutAt.size === 0 && hasRolloutsFile) {
+  if (rolloutEvents === 0 && hasRolloutsFile) {
     for (const t of rolloutsRead.records) {
       if (
         isObj(t) &&

@@ -61,19 +61,37 @@ describe('summarizeRun', () => {
       errorCodes: { MODEL_TIMEOUT: 1 },
       runError: 'verifier crashed',
     });
-    // clean: with skill 2 of 3 passed; without 0 of 1. heat: without 1 of 1.
+    // clean: with skill 2 of 3 passed; without, t4 errored: no episode, no rate, one errored. heat: 1 of 1.
     expect(s.families).toEqual([
       {
         family: 'clean',
-        withSkill: { episodes: 3, passed: 2, rate: 2 / 3 },
-        withoutSkill: { episodes: 1, passed: 0, rate: 0 },
+        withSkill: { episodes: 3, passed: 2, rate: 2 / 3, errored: 0 },
+        withoutSkill: { episodes: 0, passed: 0, rate: null, errored: 1 },
       },
       {
         family: 'heat',
-        withSkill: { episodes: 0, passed: 0, rate: null },
-        withoutSkill: { episodes: 1, passed: 1, rate: 1 },
+        withSkill: { episodes: 0, passed: 0, rate: null, errored: 0 },
+        withoutSkill: { episodes: 1, passed: 1, rate: 1, errored: 0 },
       },
     ]);
+  });
+
+  it('counts a rollout run again on resume once, as its last record: the errored one before it is gone', () => {
+    const events: RunEvent[] = [
+      { runId: 'run-7', time: at(0), type: 'run:start', method: 'internalize', seed: 7 },
+      rollout('t1', 'clean', 1, false, 10, 'model'),
+      rollout('t2', 'clean', 1, false, 11, 'model'),
+      rollout('t3', 'clean', 0, false, 12),
+      { runId: 'run-7', time: at(20), type: 'run:end', status: 'failed', error: 'health' },
+      { runId: 'run-7', time: at(30), type: 'run:start', method: 'internalize', seed: 7 },
+      rollout('t1', 'clean', 1, true, 31),
+      { runId: 'run-7', time: at(40), type: 'run:end', status: 'completed' },
+    ];
+    const s = summarizeRun(data(events), undefined, undefined);
+    // t1 re-ran and passed; t2 was never re-run (its latest record errored).
+    expect(s).toMatchObject({ rollouts: 3, rolloutErrors: 1, errorCodes: { model: 1 } });
+    expect(s.families[0]?.withSkill).toEqual({ episodes: 1, passed: 1, rate: 1, errored: 1 });
+    expect(s.families[0]?.withoutSkill).toEqual({ episodes: 1, passed: 0, rate: 0, errored: 0 });
     expect(s.notes).toEqual([]);
   });
 
@@ -115,7 +133,7 @@ describe('summarizeRun', () => {
       status: 'not started',
       rollouts: 1,
     });
-    expect(s.families[0]?.withoutSkill).toEqual({ episodes: 1, passed: 1, rate: 1 });
+    expect(s.families[0]?.withoutSkill).toEqual({ episodes: 1, passed: 1, rate: 1, errored: 0 });
   });
 
   it('says in the notes that no policy update happened when the trainer updated none', () => {

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import type { RunEndEvent, RunStartEvent } from '@skillrl/core';
+import { type RunEndEvent, type RunStartEvent, rolloutErrored } from '@skillrl/core';
 import type { RunData } from '../read/read-run-dir.js';
 import type { FamilySummary, ReportSummary, RunMethod, RunStatus, SuccessCount } from '../report-types.js';
 import type { InternalizeView } from './internalize-view.js';
@@ -59,58 +59,70 @@ export function summarizeRun(
   const durationMs =
     Number.isFinite(startMs) && Number.isFinite(endMs) ? Math.max(0, endMs - startMs) : undefined;
 
-  // Rollout events are the record the loops keep for every trajectory; a resumed run may repeat none, but a
-  // hand-merged file might, so they are counted once per trajectory id.
-  const outcomes: Outcome[] = [];
-  const seen = new Set<string>();
+  // Rollout events are the record the loops keep for every trajectory. A rollout whose model call failed is
+  // run again on resume and gets a second event under the same id; the latest is the rollout as it finally
+  // ended. readRunDir keeps only that one (core's readLatestRecords); a hand-built or hand-merged record may
+  // still repeat an id, so here too each trajectory id counts once, as its last event.
+  const byId = new Map<string, Outcome>();
+  const unnamed: Outcome[] = [];
+  const keep = (id: string | undefined, outcome: Outcome) => {
+    if (id === undefined) {
+      unnamed.push(outcome);
+      return;
+    }
+    byId.delete(id);
+    byId.set(id, outcome);
+  };
   for (const e of data.events) {
     if (e.type !== 'rollout') continue;
-    if (text(e.trajectoryId)) {
-      if (seen.has(e.trajectoryId)) continue;
-      seen.add(e.trajectoryId);
-    }
-    outcomes.push({
+    keep(text(e.trajectoryId), {
       family: e.family,
       condition: e.condition,
       passed: e.passed,
-      ...(text(e.error) ? { error: e.error as string } : {}),
+      ...(e.error !== undefined && e.error !== null ? { error: text(e.error) ?? 'error' } : {}),
     });
   }
-  if (outcomes.length === 0) {
+  if (byId.size === 0 && unnamed.length === 0) {
     for (const t of data.rollouts) {
-      outcomes.push({
+      keep(text(t.id), {
         family: t.family,
         condition: t.condition,
         passed: t.verdict.passed === true,
-        ...(t.error && text(t.error.code) ? { error: t.error.code } : {}),
+        ...(rolloutErrored(t) ? { error: text(t.error?.code) ?? 'error' } : {}),
       });
     }
   }
+  const outcomes = [...byId.values(), ...unnamed];
 
+  // An errored rollout measured nothing (its reward is a placeholder): it is counted on its side, never in
+  // the side's episodes or success rate.
+  const empty = (): SuccessCount => ({ episodes: 0, passed: 0, rate: null, errored: 0 });
   const counts = new Map<string, { with: SuccessCount; without: SuccessCount }>();
   const errorCodes: Record<string, number> = {};
   let rolloutErrors = 0;
   for (const o of outcomes) {
     let c = counts.get(o.family);
     if (!c) {
-      c = { with: { episodes: 0, passed: 0, rate: null }, without: { episodes: 0, passed: 0, rate: null } };
+      c = { with: empty(), without: empty() };
       counts.set(o.family, c);
     }
     const side = o.condition === 1 ? c.with : c.without;
-    side.episodes++;
-    if (o.passed) side.passed++;
     if (o.error) {
+      side.errored++;
       rolloutErrors++;
       errorCodes[o.error] = (errorCodes[o.error] ?? 0) + 1;
+      continue;
     }
+    side.episodes++;
+    if (o.passed) side.passed++;
   }
   const familyNames = [...new Set([...counts.keys(), ...(internalize?.families ?? [])])].sort();
   const families: FamilySummary[] = familyNames.map((family) => {
     const c = counts.get(family);
     const summary: FamilySummary = {
       family,
-      withSkill: rate(c?.with ?? { episodes: 0, passed: 0, rate: null }),
-      withoutSkill: rate(c?.without ?? { episodes: 0, passed: 0, rate: null }),
+      withSkill: rate(c?.with ?? empty()),
+      withoutSkill: rate(c?.without ?? empty()),
     };
     const last = [...(internalize?.validations ?? [])].reverse().find((r) => r.families[family]);
     const v = last?.families[family];

@@ -257,6 +257,8 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       result = { action: decoded.action, invalid: decoded.invalid };
     } else {
       if (mode === 'tools' && !budget) info.noToolCall = true;
+      // An empty string is still text the model chose to send (content "", not null): the policy's output,
+      // scored as an invalid action like any text without an action, not retried as the endpoint's failure.
       const parsed = parse(raw);
       if (parsed.invalid) info.error = raw ? 'no action found in the reply' : 'empty reply';
       result = { action: parsed.action, invalid: parsed.invalid };
@@ -280,9 +282,13 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       const sent = await connection.send(body, {
         cacheKey: keyed,
         jitterKey: `${context.task.id}/${context.seed ?? ''}/${context.stepIndex}`,
-        // A tool call is a reply (tools mode; or, refused, after the tool budget); a choice with neither
-        // text nor a call is the endpoint's failure.
-        use: 'text-or-tool-call',
+        // What the agent can use of a choice depends on what it offered. Tools mode offers tools (the last
+        // turn of a tool episode withdraws them, and a call made there anyway is the policy's own failure to
+        // answer, scored as such below): a tool call is a reply, even to an unknown tool (a malformed call,
+        // an invalid action). Text mode offers none, so a choice that is only tool calls (content null) has
+        // nothing to parse: like a choice with no text at all, it is the endpoint's failure (a retried
+        // NoChoiceError, then a model error of the rollout), never an empty action scored as the policy's.
+        use: mode === 'tools' ? 'text-or-tool-call' : 'text',
         ...(context.signal ? { signal: context.signal } : {}),
       });
       const action = decode(sent.response, sent.latencyMs, sent.usage, context);

@@ -8,6 +8,7 @@ import {
   type Verifier,
 } from '@skillrl/core';
 import { runEpisode } from '../episode/run-episode.js';
+import { traceUnrunEpisode } from '../trace/episode-span.js';
 import { addUsage } from '../usage/price-table.js';
 import { decisionRounds, isBatchedAgent } from './decision-rounds.js';
 import { type PlannedEpisode, type PlanRolloutsOptions, planRollouts } from './plan-rollouts.js';
@@ -115,6 +116,8 @@ function errorTrajectory(episode: PlannedEpisode, code: string, error: unknown):
     durationMs: 0,
   };
   if (episode.candidate !== undefined) trajectory.candidate = episode.candidate;
+  // Every rollout has its episode span, one that never ran too.
+  traceUnrunEpisode(trajectory);
   return trajectory;
 }
 

@@ -12,6 +12,7 @@ import { NoChoiceError } from '../resilience/no-choice-error.js';
 import { createRateLimiter } from '../resilience/rate-limiter.js';
 import { type RetryOptions, resolveRetryOptions } from '../resilience/retry-policy.js';
 import { type RetryEvent, withRetries } from '../resilience/with-retries.js';
+import { type ModelCallNote, traceModelCall } from '../trace/model-call-span.js';
 import { costOf, type PriceTable } from '../usage/price-table.js';
 import { type ReplyUse, unusableReply } from './unusable-reply.js';
 
@@ -161,6 +162,7 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
     key: string,
     use: ReplyUse,
     signal?: AbortSignal,
+    note?: ModelCallNote,
   ) => {
     let current = '';
     return withRetries(
@@ -169,6 +171,10 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
           if (rateLimited) await rateLimiter.acquire(estimateTokens(body), signal);
           const endpoint = pool.acquire();
           current = endpoint.baseURL;
+          if (note) {
+            note.baseURL = endpoint.baseURL;
+            note.attempts = attempt + 1;
+          }
           totals.requests++;
           if (attempt > 0) totals.retries++;
           // The openai client never removes the abort listener it adds to the signal it is given, so a
@@ -212,39 +218,47 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
     return usage;
   };
 
+  /** One call: from the cache, or the endpoints with retries; `note` learns where it went, for its span. */
+  const send = async (
+    body: ChatCompletionCreateParamsNonStreaming,
+    sendOptions: SendOptions,
+    note?: ModelCallNote,
+  ): Promise<SendResult> => {
+    const { signal } = sendOptions;
+    const use = sendOptions.use ?? 'text';
+    const key = cache ? cache.key(sendOptions.cacheKey ?? body) : sendOptions.jitterKey;
+    const stored = cache ? await cache.get(key) : undefined;
+    // A reply cached before replies were checked may have no usable choice: it is asked for again.
+    const hit = stored && unusableReply(stored.response, use) === undefined ? stored : undefined;
+    let response: ChatCompletion;
+    let latencyMs: number;
+    if (hit) {
+      totals.cacheHits++;
+      response = hit.response as ChatCompletion;
+      latencyMs = hit.latencyMs;
+    } else {
+      const started = performance.now();
+      try {
+        response = await call(body, key, use, signal, note);
+      } catch (error) {
+        if (!signal?.aborted) totals.failures++;
+        throw error;
+      }
+      latencyMs = Math.round(performance.now() - started);
+      if (cache) await cache.set(key, { response, latencyMs });
+    }
+    const usage = usageOf(response);
+    totals.usage.inputTokens += usage.inputTokens;
+    totals.usage.outputTokens += usage.outputTokens;
+    totals.usage.requests = (totals.usage.requests ?? 0) + 1;
+    if (usage.cost !== undefined) totals.usage.cost = (totals.usage.cost ?? 0) + usage.cost;
+    return { response, latencyMs, cached: hit !== undefined, usage };
+  };
+
   return {
     model: options.model,
-    async send(body, sendOptions) {
-      const { signal } = sendOptions;
-      const use = sendOptions.use ?? 'text';
-      const key = cache ? cache.key(sendOptions.cacheKey ?? body) : sendOptions.jitterKey;
-      const stored = cache ? await cache.get(key) : undefined;
-      // A reply cached before replies were checked may have no usable choice: it is asked for again.
-      const hit = stored && unusableReply(stored.response, use) === undefined ? stored : undefined;
-      let response: ChatCompletion;
-      let latencyMs: number;
-      if (hit) {
-        totals.cacheHits++;
-        response = hit.response as ChatCompletion;
-        latencyMs = hit.latencyMs;
-      } else {
-        const started = performance.now();
-        try {
-          response = await call(body, key, use, signal);
-        } catch (error) {
-          if (!signal?.aborted) totals.failures++;
-          throw error;
-        }
-        latencyMs = Math.round(performance.now() - started);
-        if (cache) await cache.set(key, { response, latencyMs });
-      }
-      const usage = usageOf(response);
-      totals.usage.inputTokens += usage.inputTokens;
-      totals.usage.outputTokens += usage.outputTokens;
-      totals.usage.requests = (totals.usage.requests ?? 0) + 1;
-      if (usage.cost !== undefined) totals.usage.cost = (totals.usage.cost ?? 0) + usage.cost;
-      return { response, latencyMs, cached: hit !== undefined, usage };
-    },
+    // Each call in its `chat <model>` span (a no-op unless an OpenTelemetry SDK is registered).
+    send: (body, sendOptions) => traceModelCall(options.model, body, (note) => send(body, sendOptions, note)),
     stats: () => ({
       ...totals,
       usage: { ...totals.usage },

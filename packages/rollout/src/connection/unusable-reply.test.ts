@@ -36,7 +36,7 @@ describe('unusableReply', () => {
       'the endpoint answered 200 with a choice with no message (text was asked for)',
     );
     expect(unusableReply({ choices: [choice({ role: 'assistant' })] }, 'text-or-tool-call')).toBe(
-      'the endpoint answered 200 with a choice with no content and no tool call, finish_reason stop (text or a tool call was expected)',
+      'the endpoint answered 200 with a choice with no content and no tool call, finish_reason stop (text or a function call was expected)',
     );
   });
 
@@ -49,5 +49,23 @@ describe('unusableReply', () => {
     expect(unusableReply(toolOnly, 'text-or-tool-call')).toBeUndefined();
     expect(unusableReply(toolOnly, 'text')).toBeDefined();
     expect(isUsableChoice(choice({ content: null, tool_calls: [] }), 'text-or-tool-call')).toBe(false);
+  });
+
+  it('a call the agent cannot decode is no reply: a custom tool, no function name, no type', () => {
+    const custom = { id: 'c', type: 'custom', custom: { name: 'grep', input: 'x' } };
+    expect(
+      unusableReply({ choices: [choice({ content: null, tool_calls: [custom] })] }, 'text-or-tool-call'),
+    ).toBe(
+      'the endpoint answered 200 with a choice whose content is null and which has only a tool call (name ? (type custom, no function name: not a function call)), finish_reason stop (text or a function call was expected)',
+    );
+    const untyped = { id: 'c', function: { name: 'act', arguments: '{}' } };
+    expect(
+      unusableReply({ choices: [choice({ content: null, tool_calls: [untyped] })] }, 'text-or-tool-call'),
+    ).toContain('only a tool call (name act (no type: not a function call))');
+    // Beside a function call, or with text, it does not make the choice unusable.
+    expect(
+      isUsableChoice(choice({ content: null, tool_calls: [custom, call('act')] }), 'text-or-tool-call'),
+    ).toBe(true);
+    expect(isUsableChoice(choice({ content: '', tool_calls: [custom] }), 'text')).toBe(true);
   });
 });

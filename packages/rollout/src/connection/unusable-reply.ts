@@ -1,29 +1,46 @@
 /**
- * What a caller can use of a choice: `text` (the chat model: a string `content`) or `text-or-tool-call`
- * (the agent: a string `content`, or at least one tool call).
+ * What a caller can use of a choice: `text` (a string `content`: the chat model, and the agent in text mode,
+ * which offers no tools) or `text-or-tool-call` (the agent in tools mode: a string `content`, or at least
+ * one function call with a name).
  */
 export type ReplyUse = 'text' | 'text-or-tool-call';
 
+interface ToolCallShape {
+  type?: unknown;
+  function?: { name?: unknown };
+}
+
 interface ChoiceShape {
-  message?: { content?: unknown; tool_calls?: { function?: { name?: unknown } }[] | null } | null;
+  message?: { content?: unknown; tool_calls?: ToolCallShape[] | null } | null;
   finish_reason?: unknown;
 }
 
 const kindOf = (value: unknown) =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value;
 
-function toolNames(choice: ChoiceShape): string[] {
+function toolCalls(choice: ChoiceShape): ToolCallShape[] {
   const calls = choice.message?.tool_calls;
-  if (!Array.isArray(calls)) return [];
-  return calls.map((c) => (typeof c?.function?.name === 'string' ? c.function.name : '?'));
+  return Array.isArray(calls) ? calls : [];
 }
 
-/** Whether a choice gives the caller something: text, or (for `text-or-tool-call`) a tool call. */
+/** A call the agent decodes: a function call with a name (a custom tool's call, or one without a name, is not). */
+const isFunctionCall = (call: ToolCallShape | null | undefined) =>
+  call?.type === 'function' && typeof call.function?.name === 'string';
+
+/** A call in words: its function's name, and what it is instead of a function call when it is not one. */
+function callName(call: ToolCallShape | null | undefined): string {
+  const name = typeof call?.function?.name === 'string' ? call.function.name : '?';
+  if (isFunctionCall(call)) return name;
+  const type = typeof call?.type === 'string' ? `type ${call.type}` : 'no type';
+  return `${name} (${type}${name === '?' ? ', no function name' : ''}: not a function call)`;
+}
+
+/** Whether a choice gives the caller something: text, or (for `text-or-tool-call`) a function call. */
 export function isUsableChoice(choice: unknown, use: ReplyUse): boolean {
   const c = choice as ChoiceShape | null | undefined;
   if (!c || typeof c !== 'object') return false;
   if (typeof c.message?.content === 'string') return true;
-  return use === 'text-or-tool-call' && toolNames(c).length > 0;
+  return use === 'text-or-tool-call' && toolCalls(c).some(isFunctionCall);
 }
 
 /** One unusable choice in words: "a choice whose content is null and which has only a tool call (name read_file)". */
@@ -37,7 +54,7 @@ function describeChoice(choice: unknown): string {
     content === undefined
       ? 'a choice with no content'
       : `a choice whose content is ${content === null ? 'null' : `${kindOf(content)}, not text`}`;
-  const names = toolNames(c);
+  const names = toolCalls(c).map(callName);
   if (names.length === 0) return `${subject} and no tool call${finish}`;
   const calls =
     names.length === 1
@@ -63,7 +80,7 @@ export function unusableReply(response: unknown, use: ReplyUse): string | undefi
   if (choices.length === 0) return `${lead} choices: [] (no choice)`;
   if (choices.some((choice) => isUsableChoice(choice, use))) return undefined;
   const first = describeChoice(choices[0]);
-  const wanted = use === 'text' ? 'text was asked for' : 'text or a tool call was expected';
+  const wanted = use === 'text' ? 'text was asked for' : 'text or a function call was expected';
   return choices.length === 1
     ? `${lead} ${first} (${wanted})`
     : `${lead} ${choices.length} choices, none usable (${wanted}); the first is ${first}`;

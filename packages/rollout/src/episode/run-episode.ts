@@ -17,6 +17,8 @@ import {
   type Verdict,
   type Verifier,
 } from '@skillrl/core';
+import { traceEpisode } from '../trace/episode-span.js';
+import { executeTool } from '../trace/tool-call-span.js';
 import { addUsage } from '../usage/price-table.js';
 import { type ToolBudgetContext, toolBudgetNotice } from './tool-budget.js';
 
@@ -85,7 +87,13 @@ function failedVerdict(error: TrajectoryError): Verdict {
  * `durationMs` is the sum of the steps' model latencies (replayed from the request cache on a rerun), so a
  * cached rerun reproduces the trajectory byte for byte.
  */
-export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory> {
+export function runEpisode(options: RunEpisodeOptions): Promise<Trajectory> {
+  // One `skillrl.episode` span per episode (a no-op unless an OpenTelemetry SDK is registered).
+  return traceEpisode(options, () => playEpisode(options));
+}
+
+/** `runEpisode` inside its span. */
+async function playEpisode(options: RunEpisodeOptions): Promise<Trajectory> {
   const { agent, env, task, skill, verifier, signal } = options;
   const condition: Condition = options.condition ?? (skill ? 1 : 0);
   if (condition !== 0 && condition !== 1) {
@@ -207,10 +215,13 @@ export async function runEpisode(options: RunEpisodeOptions): Promise<Trajectory
       if (!tool) answer = action.action;
       try {
         if (tool?.execute) {
-          const result = await tool.execute((info.toolArgs ?? {}) as Record<string, unknown>, {
-            task,
-            ...(signal ? { signal } : {}),
-          });
+          const args = (info.toolArgs ?? {}) as Record<string, unknown>;
+          const result = await executeTool(
+            tool,
+            args,
+            { task, ...(signal ? { signal } : {}) },
+            info.toolCall,
+          );
           checkAbort();
           if (typeof result !== 'string') {
             throw new TypeError(`tool "${tool.name}" returned ${typeof result}, expected a string`);

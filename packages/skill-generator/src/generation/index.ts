@@ -17,4 +17,5 @@ export {
   type SkillR1State,
   type SkillR1TaskOutcome,
   type SkillR1TaskState,
+  type SkillR1UnscoredTask,
 } from './skill-r1-generation.js';

@@ -136,9 +136,11 @@ describe('runSkillR1Generation', () => {
     expect(r.mean).toBe(0.5);
     expect(r.state.generationMeans).toEqual([0.5]);
     expect(r.tasks).toEqual([
-      { taskId: 'a', skill: skill('ok-start'), meanReward: 0.5, bestReward: 0.5 },
-      { taskId: 'b', skill: skill('ok-start'), meanReward: 0.5, bestReward: 0.5 },
+      { taskId: 'a', skill: skill('ok-start'), meanReward: 0.5, bestReward: 0.5, rolloutsErrored: 0 },
+      { taskId: 'b', skill: skill('ok-start'), meanReward: 0.5, bestReward: 0.5, rolloutsErrored: 0 },
     ]);
+    expect(r.rolloutsErrored).toBe(0);
+    expect(r.unscored).toBeUndefined();
     expect(r.state.tasks.a).toMatchObject({
       current: skill('ok-start'),
       previousMean: 0.5,
@@ -206,6 +208,8 @@ describe('runSkillR1Generation', () => {
         candidates: 3,
         inter: 0,
         proposals: { calls: 1, failedCalls: 0, rejected: 0, reused: false },
+        rolloutsErrored: 0,
+        unscoredCandidates: 0,
       },
       {
         taskId: 'b',
@@ -215,6 +219,8 @@ describe('runSkillR1Generation', () => {
         candidates: 3,
         inter: 1 / 3 - 0.5,
         proposals: { calls: 1, failedCalls: 0, rejected: 0, reused: false },
+        rolloutsErrored: 0,
+        unscoredCandidates: 0,
       },
     ]);
     expect(r.proposals).toEqual({
@@ -418,6 +424,8 @@ describe('runSkillR1Generation', () => {
       candidates: 0,
       fallback: 'no-skill',
       proposals: { calls: 2, failedCalls: 0, rejected: 2, reused: false },
+      rolloutsErrored: 0,
+      unscoredCandidates: 0,
     });
     // No skill, no history record; the skill-free mean is the next generation's A_inter baseline.
     expect(r.state.tasks.a).toEqual({ history: [], previousMean: 0, carriedMean: 0 });

@@ -12,7 +12,7 @@ import type {
   TrainMetrics,
   Trajectory,
 } from '@skillrl/core';
-import { InvalidArgumentError, mean } from '@skillrl/core';
+import { InvalidArgumentError, mean, splitErrored } from '@skillrl/core';
 import type { PlanRolloutsOptions } from '@skillrl/rollout';
 import { episodeSummary } from './episode-summary.js';
 import {
@@ -31,7 +31,10 @@ export interface SkillR1TaskState {
   history: GenerationRecord[];
   /** The skill carried into the next generation. */
   current?: Skill;
-  /** Mean reward of the latest generation (s0's rollouts before generation 1): A_inter's baseline. */
+  /**
+   * Mean reward of the latest scored generation (s0's rollouts before generation 1), errored rollouts left
+   * out: A_inter's baseline.
+   */
   previousMean?: number;
   /**
    * Mean reward of the carried skill's own rollouts in the latest generation (s0's before generation 1; the
@@ -45,7 +48,7 @@ export interface SkillR1TaskState {
 /** The loop's state over a set of task instances. Plain JSON. */
 export interface SkillR1State {
   tasks: Record<string, SkillR1TaskState>;
-  /** Mean reward over each generation's rollouts, by generation (a hole where nothing ran). */
+  /** Mean reward over each generation's scored rollouts, by generation (a hole where nothing ran or scored). */
   generationMeans: number[];
 }
 
@@ -165,6 +168,24 @@ export interface SkillR1TaskOutcome {
   fallback?: SkillR1Fallback;
   /** Generation ≥ 1: the task's editor calls, failed calls and rejected proposals. */
   proposals?: { calls: number; failedCalls: number; rejected: number; reused: boolean };
+  /** The task's rollouts that ended in an error: left out of every mean above, counted here. */
+  rolloutsErrored: number;
+  /** Generation ≥ 1: candidates whose every rollout ended in an error (no score: not in the batch, not carried). */
+  unscoredCandidates?: number;
+}
+
+/**
+ * A task that ran but has no score this generation: every rollout it ran ended in an error (s0's, a
+ * skill-free fallback's, or every candidate's). It carries nothing new, its A_inter baselines stay those
+ * of its last scored generation, and its history gets no record: an API failure measured nothing.
+ */
+export interface SkillR1UnscoredTask {
+  taskId: string;
+  rolloutsErrored: number;
+  /** Generation ≥ 1: its candidates, all unscored (0 for a skill-free fallback). */
+  candidates?: number;
+  fallback?: SkillR1Fallback;
+  proposals?: SkillR1TaskOutcome['proposals'];
 }
 
 /** One row of a generation's batch: a candidate of a task with its mean reward and advantage. */
@@ -175,20 +196,31 @@ export interface SkillR1AdvantageRow {
   advantage: number;
   /** The current skill standing in for an editor that gave nothing valid: not the editor's output, not learned from. */
   fallback?: true;
+  /** The candidate's rollouts that ended in an error and were left out of `reward` (absent: none). */
+  errored?: number;
 }
 
 export interface SkillR1GenerationResult {
   /** The new state (the input state is not modified). */
   state: SkillR1State;
-  /** Per task that ran: what it carried and scored. */
+  /** Per task that ran and has a score: what it carried and scored. */
   tasks: SkillR1TaskOutcome[];
-  /** The batch the editor learned from, one row per (task, candidate) in batch order (generation ≥ 1). */
+  /** Tasks that ran but whose every rollout ended in an error: no score, nothing carried (absent: none). */
+  unscored?: SkillR1UnscoredTask[];
+  /** The generation's rollouts that ended in an error, over all tasks: left out of every score. */
+  rolloutsErrored: number;
+  /** Generation ≥ 1: candidates, over all tasks, whose every rollout ended in an error. */
+  unscoredCandidates?: number;
+  /**
+   * The batch the editor learned from, one row per scored (task, candidate) in batch order (generation ≥ 1);
+   * a candidate whose every rollout errored has no score and no row.
+   */
   advantages?: SkillR1AdvantageRow[];
   /** The estimator's metrics (generation ≥ 1). */
   estimatorMetrics?: Record<string, number>;
   /** The editor update's metrics (when it trained). */
   trainMetrics?: Record<string, number>;
-  /** Mean reward over the generation's rollouts; absent when nothing ran. */
+  /** Mean reward over the generation's scored rollouts; absent when nothing ran or nothing has a score. */
   mean?: number;
   /**
    * Generation ≥ 1: editor calls, failed calls, rejected proposals and fallbacks over the generation's
@@ -259,25 +291,39 @@ async function runStart(
     generation: 0,
   });
   const outcomes: SkillR1TaskOutcome[] = [];
+  const unscored: SkillR1UnscoredTask[] = [];
+  // An errored rollout measured nothing about s0: left out of every mean, counted.
+  const { scored, errored } = splitErrored(runs);
   for (const task of input.tasks) {
-    const mine = runs.filter((r) => r.taskId === task.id);
-    if (mine.length === 0) continue;
+    const mine = scored.filter((r) => r.taskId === task.id);
+    const erroredHere = errored.filter((r) => r.taskId === task.id).length;
     const ts = taskState(state, task.id);
     const skill = s0(task);
+    // s0 is the starting skill whether or not its rollouts could be scored (every task with one ran).
+    if (skill) ts.current = skill;
+    if (mine.length === 0) {
+      // No score: no A_inter baseline (generation 1 then has none for this task) rather than a made-up 0.
+      if (erroredHere > 0) unscored.push({ taskId: task.id, rolloutsErrored: erroredHere });
+      continue;
+    }
     const reward = mean(mine.map((r) => r.reward));
     ts.previousMean = reward;
     ts.carriedMean = reward;
-    if (skill) {
-      ts.current = skill;
-      ts.history.push(recordFor(0, skill, reward, mine));
-    }
-    outcomes.push({ taskId: task.id, ...(skill ? { skill } : {}), meanReward: reward, bestReward: reward });
+    if (skill) ts.history.push(recordFor(0, skill, reward, mine));
+    outcomes.push({
+      taskId: task.id,
+      ...(skill ? { skill } : {}),
+      meanReward: reward,
+      bestReward: reward,
+      rolloutsErrored: erroredHere,
+    });
   }
-  // Without s0 (no starting skill) nothing ran: no mean, rather than a made-up 0.
-  if (runs.length === 0) return { state, tasks: outcomes };
-  const generationMean = mean(runs.map((r) => r.reward));
+  const counts = { rolloutsErrored: errored.length, ...(unscored.length > 0 ? { unscored } : {}) };
+  // Without s0 (no starting skill) nothing ran, or nothing ran without an error: no mean, rather than a made-up 0.
+  if (scored.length === 0) return { state, tasks: outcomes, ...counts };
+  const generationMean = mean(scored.map((r) => r.reward));
   state.generationMeans[0] = generationMean;
-  return { state, tasks: outcomes, mean: generationMean };
+  return { state, tasks: outcomes, ...counts, mean: generationMean };
 }
 
 /** Ties go to the earliest candidate, so the choice is a function of the rewards alone. */
@@ -340,21 +386,29 @@ async function runEditorGeneration(
     generation: g,
   });
 
-  const flat: {
+  // An errored rollout (a model call that failed past its retries, an environment or verifier that threw)
+  // measured nothing about the candidate: it is left out of the candidate's mean and counted. A candidate
+  // with no other rollout has no score: it is not in the batch, never carried, and not learned from.
+  const { scored: scoredRuns, errored: erroredRuns } = splitErrored(runs);
+  const all: {
     task: Task;
     candidate: SkillCandidate;
     index: number;
     reward: number;
     runs: Trajectory[];
+    errored: number;
     fallback: boolean;
   }[] = [];
   for (const task of input.tasks) {
     const fallback = proposed(task).proposal.fallback === 'current-skill';
     candidatesOf(task).forEach((candidate, index) => {
-      const mine = runs.filter((r) => r.taskId === task.id && r.candidate === index);
-      flat.push({ task, candidate, index, reward: mean(mine.map((r) => r.reward)), runs: mine, fallback });
+      const mine = scoredRuns.filter((r) => r.taskId === task.id && r.candidate === index);
+      const errored = erroredRuns.filter((r) => r.taskId === task.id && r.candidate === index).length;
+      const reward = mine.length > 0 ? mean(mine.map((r) => r.reward)) : Number.NaN;
+      all.push({ task, candidate, index, reward, runs: mine, errored, fallback });
     });
   }
+  const flat = all.filter((f) => f.runs.length > 0);
   // The method's inputs travel in the batch, so any estimator (a package's too) receives them: per instance
   // the previous generation's mean and the carried skill's mean (the estimator's `interBaseline` picks one),
   // and λ per sample. Vanilla GRPO has no inter-generation term.
@@ -372,6 +426,7 @@ async function runEditorGeneration(
   let estimatorMetrics: Record<string, number> | undefined;
   if (flat.length > 0) {
     const interGenerationWeights = flat.map(() => input.lambda);
+    // Only scored candidates: a batch without NaN scores is safe with any estimator, a package's too.
     const result = ports.estimate({
       scores: flat.map((f) => f.reward),
       groupIds: flat.map((f) => f.task.id),
@@ -401,6 +456,7 @@ async function runEditorGeneration(
   }
 
   const outcomes: SkillR1TaskOutcome[] = [];
+  const unscored: SkillR1UnscoredTask[] = [];
   const groupMeans: number[] = [];
   for (const task of input.tasks) {
     const { proposal, reused } = proposed(task);
@@ -412,11 +468,17 @@ async function runEditorGeneration(
       rejected: proposal.attempts.reduce((n, a) => n + a.rejections.length, 0),
       reused,
     };
-    const mine = flat.filter((f) => f.task.id === task.id);
-    if (mine.length === 0) {
+    const rolloutsErrored = erroredRuns.filter((r) => r.taskId === task.id).length;
+    const candidates = all.filter((f) => f.task.id === task.id);
+    const mine = candidates.filter((f) => f.runs.length > 0);
+    if (candidates.length === 0) {
       // No skill to carry and none proposed: the task's episodes ran without one. Their mean is the next
       // generation's A_inter baseline, as s0's would be; the history gets no record (there is no skill).
-      const free = runs.filter((r) => r.taskId === task.id);
+      const free = scoredRuns.filter((r) => r.taskId === task.id);
+      if (free.length === 0) {
+        unscored.push({ taskId: task.id, rolloutsErrored, candidates: 0, fallback: 'no-skill', proposals });
+        continue;
+      }
       const reward = mean(free.map((r) => r.reward));
       groupMeans.push(reward);
       ts.previousMean = reward;
@@ -428,6 +490,20 @@ async function runEditorGeneration(
         candidates: 0,
         ...(interBase !== undefined ? { inter: reward - interBase } : {}),
         fallback: 'no-skill',
+        proposals,
+        rolloutsErrored,
+        unscoredCandidates: 0,
+      });
+      continue;
+    }
+    if (mine.length === 0) {
+      // Every candidate's every rollout errored: the current skill stands, the baselines stay those of the
+      // last scored generation, and the history gets no record.
+      unscored.push({
+        taskId: task.id,
+        rolloutsErrored,
+        candidates: candidates.length,
+        ...(proposal.fallback ? { fallback: proposal.fallback } : {}),
         proposals,
       });
       continue;
@@ -455,23 +531,33 @@ async function runEditorGeneration(
       ...(interBase !== undefined ? { inter: genMean - interBase } : {}),
       ...(proposal.fallback ? { fallback: proposal.fallback } : {}),
       proposals,
+      rolloutsErrored,
+      unscoredCandidates: candidates.length - mine.length,
     });
   }
-  const generationMean = mean(groupMeans);
-  state.generationMeans[g] = generationMean;
+  const counts = {
+    rolloutsErrored: erroredRuns.length,
+    unscoredCandidates: all.length - flat.length,
+    ...(unscored.length > 0 ? { unscored } : {}),
+  };
+  const generationMean = groupMeans.length > 0 ? mean(groupMeans) : undefined;
+  // Nothing scored: a hole in generationMeans rather than a made-up 0.
+  if (generationMean !== undefined) state.generationMeans[g] = generationMean;
   return {
     state,
     tasks: outcomes,
+    ...counts,
     advantages: flat.map((f, i) => ({
       taskId: f.task.id,
       candidate: f.index,
       reward: f.reward,
       advantage: advantages[i] ?? 0,
       ...(f.fallback ? { fallback: true as const } : {}),
+      ...(f.errored > 0 ? { errored: f.errored } : {}),
     })),
     ...(estimatorMetrics ? { estimatorMetrics } : {}),
     ...(trainMetrics ? { trainMetrics } : {}),
-    mean: generationMean,
+    ...(generationMean !== undefined ? { mean: generationMean } : {}),
     proposals: stats,
   };
 }

@@ -51,8 +51,16 @@ export function turnDatum(turn: SampledTurn, advantage: number): Datum {
  * naming it.
  */
 export function trajectoryTurns(trajectory: Trajectory): SampledTurn[] {
+  return trajectoryStepTurns(trajectory).map((t) => t.turn);
+}
+
+/**
+ * `trajectoryTurns` with the index of the step each turn is (a step the model did not write has no turn):
+ * what a step-level advantage of that step is looked up by.
+ */
+export function trajectoryStepTurns(trajectory: Trajectory): { step: number; turn: SampledTurn }[] {
   const turns = chatTurnsOf(trajectory.steps);
-  const out: SampledTurn[] = [];
+  const out: { step: number; turn: SampledTurn }[] = [];
   trajectory.steps.forEach((step, k) => {
     const record = step.info?.chat as ChatTurnRecord | undefined;
     if (!step.tokenIds || step.tokenIds.length === 0) {
@@ -66,7 +74,10 @@ export function trajectoryTurns(trajectory: Trajectory): SampledTurn[] {
         'has no prompt token ids, completion token ids or log-probs: the tinker trainer trains the tinker agent, which records them',
       );
     }
-    out.push({ promptTokens: prompt, completionTokens: step.tokenIds, completionLogProbs: step.logProbs });
+    out.push({
+      step: k,
+      turn: { promptTokens: prompt, completionTokens: step.tokenIds, completionLogProbs: step.logProbs },
+    });
   });
   return out;
 }

@@ -53,7 +53,8 @@ export class ErrorBudget {
   private trippedError: RunHealthError | undefined;
 
   constructor(
-    private readonly options: ResolvedHealthOptions,
+    // The no-signal guard's `voidUnits` is the session's SignalGuard's, not the error budget's.
+    private readonly options: Omit<ResolvedHealthOptions, 'voidUnits'>,
     private readonly endpoints: Record<HealthKind, EndpointInfo>,
     private readonly runDir: string,
   ) {}

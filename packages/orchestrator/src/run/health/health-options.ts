@@ -19,6 +19,13 @@ export interface HealthOptions {
    * is. `off`: only the share rule.
    */
   firstBatch?: 'fail-if-all-error' | 'off';
+  /**
+   * The no-signal guard: stop (exit 3) when this many training units in a row (steps, generations) carried no
+   * learning signal — every group zero-variance, every candidate identical to its parent, nothing left to
+   * learn from, or an update of zero norm. Each void unit is warned about as it ends. Counted in this
+   * process (a resume starts afresh). Default 3; 0 turns the guard off.
+   */
+  voidUnits?: number;
 }
 
 export type ResolvedHealthOptions = Required<HealthOptions>;
@@ -28,6 +35,7 @@ export const HEALTH_DEFAULTS: ResolvedHealthOptions = {
   minSamples: 16,
   window: 200,
   firstBatch: 'fail-if-all-error',
+  voidUnits: 3,
 };
 
 export function resolveHealthOptions(options: HealthOptions | undefined): ResolvedHealthOptions {
@@ -38,12 +46,13 @@ export function resolveHealthOptions(options: HealthOptions | undefined): Resolv
 export const healthSchema = {
   type: 'object',
   description:
-    'The error budget: the run stops (exit 3) when too many rollouts or editor calls end in an error.',
+    'The error budget: the run stops (exit 3) when too many rollouts or editor calls end in an error, or when voidUnits training units in a row carry no learning signal.',
   properties: {
     maxErrorShare: { type: 'number', minimum: 0, maximum: 1 },
     minSamples: { type: 'integer', minimum: 1 },
     window: { type: 'integer', minimum: 1 },
     firstBatch: { enum: ['fail-if-all-error', 'off'] },
+    voidUnits: { type: 'integer', minimum: 0 },
   },
   additionalProperties: false,
 } as const;
