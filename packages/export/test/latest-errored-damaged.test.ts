@@ -22,7 +22,7 @@ beforeAll(async () => {
     respond: (request: FakeChatRequest) => {
       const turn = (request.messages ?? []).filter((m) => m.role === 'assistant').length;
       // Rewards differ between episodes, so the advantages are not all zero.
-      return `<action>${(request.seed ?? 0) % 2 === 0 ? WORDS[turn] : 'one'}</action>`;
+      return `<action>${Number(request.seed ?? 0) % 2 === 0 ? WORDS[turn] : 'one'}</action>`;
     },
   });
   base = await makeInternalizeRun({

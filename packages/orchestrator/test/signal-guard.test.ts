@@ -4,6 +4,8 @@ import type { RunEvent } from '@skillrl/core';
 import { readRunStream } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import {
+  evolveConfig,
+  FIXTURES,
   finish,
   internalizeConfig,
   plannerAgent,
@@ -35,7 +37,9 @@ describe('the no-signal guard', () => {
     const runDir = join(dir, 'runs', 'void');
     expect(run.code).toBe(3);
     // Each void unit is warned about as it ends, then the stop names every unit of the streak and the cause.
-    expect(run.err).toMatch(/warning: s1: no learning signal: every group was zero-variance .*1 of health\.voidUnits 3/);
+    expect(run.err).toMatch(
+      /warning: s1: no learning signal: every group was zero-variance .*1 of health\.voidUnits 3/,
+    );
     expect(run.err).toMatch(/warning: s2: no learning signal/);
     expect(run.err).toMatch(
       /3 training units in a row carried no learning signal \(health\.voidUnits 3\): s1 \(every group was zero-variance/,
@@ -126,5 +130,35 @@ describe('dynamic sampling (DAPO)', () => {
     const again = await cli(['resume', runDir, '--json'], dir);
     expect(again.code).toBe(0);
     expect(stored()).toEqual(before);
+  }, 120_000);
+});
+
+describe('the no-signal guard on Skill-R1', () => {
+  it('stops an evolve run whose editor returns its input: every candidate byte-identical to its parent', async () => {
+    const dir = tempDir('void-evolve');
+    const config = writeConfig(
+      dir,
+      evolveConfig(
+        { name: 'echo' },
+        {
+          generations: 5,
+          mode: 'inference',
+          generator: { package: FIXTURES, export: 'createEchoGenerator' },
+        },
+      ),
+    );
+    const run = await cli(['run', config], dir);
+    expect(run.code).toBe(3);
+    expect(run.err).toMatch(/warning: g1: no learning signal: every candidate was byte-identical/);
+    expect(run.err).toMatch(/3 training units in a row carried no learning signal \(health\.voidUnits 3\): g1 \(/);
+    const runDir = join(dir, 'runs', 'echo');
+    const generations = events(runDir).filter((e) => e.type === 'generation' && e.generation > 0);
+    expect(generations.length).toBeGreaterThan(0);
+    for (const e of generations) {
+      if (e.type !== 'generation') continue;
+      expect(e.void).toMatch(/byte-identical/);
+      expect(e.metrics?.signal_identical_candidates).toBe(e.metrics?.signal_candidates);
+    }
+    expect(events(runDir).at(-1)).toMatchObject({ type: 'run:end', status: 'failed' });
   }, 120_000);
 });

@@ -74,12 +74,10 @@ function startWorker(url: string, queue: string) {
   };
 }
 
+// Every layout (plain file, or segments once the run closed); nothing before the run directory exists.
 const events = (dir: string) =>
-  existsSync(join(dir, 'events.jsonl'))
-    ? [...readRunStream<{ type: string; status?: string; error?: string }>(dir, 'events')]
-    : [];
-const rolloutCount = (dir: string) =>
-  existsSync(join(dir, 'rollouts.jsonl')) ? [...readRunStream(dir, 'rollouts')].length : 0;
+  existsSync(dir) ? [...readRunStream<{ type: string; status?: string; error?: string }>(dir, 'events')] : [];
+const rolloutCount = (dir: string) => (existsSync(dir) ? [...readRunStream(dir, 'rollouts')].length : 0);
 
 async function until(test: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
   const end = Date.now() + timeoutMs;

@@ -129,6 +129,16 @@ describe('checkRunStreams', () => {
       appendFileSync(join(dir, `${stream}.jsonl`), `${JSON.stringify(record)}\n`);
     put('advantages', { key: 's2', unit: 's2', rows: [{ advantage: 1 }] });
     put('advantages', { key: 's3', unit: 's3', rows: [{ trajectoryId: 's3/a', advantage: '1' }] });
+    put('advantages', {
+      key: 's4',
+      unit: 's4',
+      rows: [{ trajectoryId: 's4/a', advantage: 1, stepAdvantages: [0.5, null] }],
+    });
+    put('advantages', {
+      key: 's5',
+      unit: 's5',
+      rows: [{ trajectoryId: 's5/a', advantage: 1, stepAdvantages: [0.5, -1] }],
+    });
     put('units', { key: 's2', unit: 's2', rollouts: 4, errored: 0 });
     put('candidates', {
       key: 'g2/task-1',
@@ -147,6 +157,7 @@ describe('checkRunStreams', () => {
     expect(reasons).toEqual({
       'advantages:3': expect.stringMatching(/^not a valid advantages record: \$\.rows\[0\]/),
       'advantages:4': 'not a valid advantages record: $.rows[0].advantage: expected number or null',
+      'advantages:5': 'not a valid advantages record: $.rows[0].stepAdvantages[1]: expected number',
       'units:2': 'not a valid units record: $.rerun: is required but missing',
       'candidates:2': 'not a valid candidates record: $.candidates[0].skill: is required but missing',
       'rejections:2': 'not a valid rejections record: $.attempt: is required but missing',

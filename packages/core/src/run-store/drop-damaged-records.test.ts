@@ -138,6 +138,24 @@ describe('dropDamagedRecords', () => {
     reopened.close();
   });
 
+  it('a plain closed segment (compression "none"): the same, still plain', () => {
+    const dir = tempDir();
+    const store = openRunStore(dir, { segmentBytes: 900, compression: 'none', onWarning: () => {} });
+    for (let i = 0; i < 6; i++) store.append('rollouts', trajectory(`s1/t${i}`));
+    store.close();
+    const [first] = segments(dir, 'rollouts') as [string];
+    const m = /^rollouts\.(\d{6})\.n(\d+)\.jsonl$/.exec(first) as RegExpExecArray;
+    const path = join(dir, 'segments', first);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    lines[0] = '{"id": 1}';
+    writeFileSync(path, lines.join('\n'));
+    const dropped = dropDamagedRecords(dir, { now: NOW });
+    const renamed = `rollouts.${m[1]}.n${Number(m[2]) - 1}.jsonl`;
+    expect(dropped.files).toEqual([{ from: `segments/${first}`, to: `segments/${renamed}` }]);
+    expect(readFileSync(join(dir, 'segments', renamed), 'utf8')).toBe(lines.slice(1).join('\n'));
+    expect(checkRunStreams(dir)).toEqual([]);
+  });
+
   it('a segment that does not inflate is moved whole to damaged/segments/, byte for byte', () => {
     const dir = tempDir();
     const store = openRunStore(dir, { segmentBytes: 900, onWarning: () => {} });

@@ -29,7 +29,15 @@ const orchestratorShapes: Record<string, object> = {
       items: {
         type: 'object',
         required: ['advantage'],
-        properties: { advantage, trajectoryId, taskId, candidate: count },
+        // Step-level advantages (GiGPO) when the estimator gave them: finite numbers only (a replay refuses
+        // anything else), and JSON writes a NaN as null.
+        properties: {
+          advantage,
+          trajectoryId,
+          taskId,
+          candidate: count,
+          stepAdvantages: { type: 'array', items: { type: 'number' } },
+        },
         anyOf: [
           { required: ['trajectoryId'], properties: { trajectoryId } },
           { required: ['taskId', 'candidate'], properties: { taskId, candidate: count } },

@@ -16,7 +16,12 @@ import type { SkillcStepPlan } from './plan-skillc-step.js';
 import { runSkillcStep, type SkillcStepPorts } from './run-skillc-step.js';
 
 const families = ['heat', 'cool', 'look'];
-const skill = (family: string): Skill => ({ name: family, description: 'd', body: `do ${family}`, families: [family] });
+const skill = (family: string): Skill => ({
+  name: family,
+  description: 'd',
+  body: `do ${family}`,
+  families: [family],
+});
 const task = (id: string, family: string): Task => ({ id, family, split: 'train', prompt: id });
 const pool = Array.from({ length: 9 }, (_, i) => task(`t${i}`, families[i % 3] as string));
 
@@ -24,7 +29,10 @@ const pool = Array.from({ length: 9 }, (_, i) => task(`t${i}`, families[i % 3] a
  * A plan's episodes with outcomes drawn from `seed` (the same episode always gets the same outcome), the
  * with-skill share first, observations that repeat across a group so GiGPO-style step keys form groups.
  */
-function episodesOf(plan: SkillcStepPlan | { groups: SkillcStepPlan['groups']; groupSize: number }, seed: number) {
+function episodesOf(
+  plan: SkillcStepPlan | { groups: SkillcStepPlan['groups']; groupSize: number },
+  seed: number,
+) {
   return plan.groups.flatMap((g) =>
     Array.from({ length: plan.groupSize }, (_, j): Trajectory => {
       const id = `${g.task.id}:${j}`;
@@ -80,9 +88,7 @@ async function stepWith(
   const curriculum = createSkillcCurriculum({ families, d: 1 });
   const recorded: Recorded = { batches: [], stored: [], trained: [], validations: [] };
   const apply = (runs: Trajectory[]) =>
-    mode === 'error'
-      ? runs.map((t) => (inject(t.id) ? errored(t) : t))
-      : runs.filter((t) => !inject(t.id));
+    mode === 'error' ? runs.map((t) => (inject(t.id) ? errored(t) : t)) : runs.filter((t) => !inject(t.id));
   const ports: SkillcStepPorts = {
     runEpisodes: async (plan) => apply(episodesOf(plan, seed)),
     estimate: (batch) => {
@@ -105,7 +111,10 @@ async function stepWith(
         groups: pool.map((t) => ({ task: t, skill: skill(t.family), rho: 0.5 })),
         groupSize: 8,
       };
-      const v = summariseValidation(step, apply(episodesOf(plan, seed + 1)).map((t) => ({ ...t, id: `v:${t.id}` })));
+      const v = summariseValidation(
+        step,
+        apply(episodesOf(plan, seed + 1)).map((t) => ({ ...t, id: `v:${t.id}` })),
+      );
       recorded.validations.push(v);
       return v;
     },

@@ -196,21 +196,24 @@ export async function runSkillcStep(
   );
   // Nothing left to learn from (every rollout errored, or dynamic sampling kept no group): no estimate and no
   // update — a trainer given an empty batch may well refuse it — and the step's signal says so.
-  const result = runs.length === 0 ? { advantages: new Float64Array(0), metrics: {} } : ports.estimate({
-    attributionStrengths,
-    // Deprecated copy, for an estimator written against @skillrl/core 0.1; removed with `lambdas`.
-    lambdas: attributionStrengths,
-    scores: runs.map((r) => r.reward),
-    groupIds: runs.map((r) => r.taskId),
-    instanceIds: runs.map((r) => r.taskId),
-    conditions: runs.map((r) => r.condition),
-    families: runs.map((r) => r.family),
-    successes: runs.map((r) => r.verdict.passed),
-    lengths: runs.map((r) => r.steps.length),
-    // Step-level credit's inputs (GiGPO): each step's reward and the state it acted from.
-    stepRewards: runs.map(stepRewardsOf),
-    stepKeys: runs.map((r) => r.steps.map(stateKeyOf)),
-  });
+  const result =
+    runs.length === 0
+      ? { advantages: new Float64Array(0), metrics: {} }
+      : ports.estimate({
+          attributionStrengths,
+          // Deprecated copy, for an estimator written against @skillrl/core 0.1; removed with `lambdas`.
+          lambdas: attributionStrengths,
+          scores: runs.map((r) => r.reward),
+          groupIds: runs.map((r) => r.taskId),
+          instanceIds: runs.map((r) => r.taskId),
+          conditions: runs.map((r) => r.condition),
+          families: runs.map((r) => r.family),
+          successes: runs.map((r) => r.verdict.passed),
+          lengths: runs.map((r) => r.steps.length),
+          // Step-level credit's inputs (GiGPO): each step's reward and the state it acted from.
+          stepRewards: runs.map(stepRewardsOf),
+          stepKeys: runs.map((r) => r.steps.map(stateKeyOf)),
+        });
   const advantages = runs.map((_, i) => result.advantages[i] ?? 0);
   const stepAdvantages = result.stepAdvantages
     ? runs.map((_, i) => {

@@ -20,14 +20,14 @@ export interface StepSignal {
 /** How a group's samples must differ to carry signal: by score (verl `metric: score`) or by success (`acc`). */
 export type SignalMetric = 'score' | 'success';
 
-const valueOf = (t: Trajectory, metric: SignalMetric): number =>
+const outcomeOf = (t: Trajectory, metric: SignalMetric): number =>
   metric === 'success' ? (t.verdict.passed ? 1 : 0) : t.reward;
 
 /** Whether a group's scored rollouts differ under `metric` (a group of one never does). */
 export function groupHasSignal(runs: readonly Trajectory[], metric: SignalMetric = 'score'): boolean {
   if (runs.length < 2) return false;
-  const first = valueOf(runs[0] as Trajectory, metric);
-  return runs.some((t) => valueOf(t, metric) !== first);
+  const first = outcomeOf(runs[0] as Trajectory, metric);
+  return runs.some((t) => outcomeOf(t, metric) !== first);
 }
 
 /** Scored rollouts by task, tasks in order of first appearance. */
@@ -66,7 +66,8 @@ export function stepSignal(
   const zeroVarianceGroups = groups.filter((g) => !groupHasSignal(g, metric)).length;
   const zero = zeroUpdate(train);
   const signal: StepSignal = { groups: groups.length, zeroVarianceGroups, zeroUpdate: zero };
-  if (groups.length === 0) signal.void = 'no group to learn from (its rollouts errored, or dynamic sampling kept none)';
+  if (groups.length === 0)
+    signal.void = 'no group to learn from (its rollouts errored, or dynamic sampling kept none)';
   else if (zeroVarianceGroups === groups.length)
     signal.void = `every group was zero-variance (all ${groups.length} groups' rollouts scored alike)`;
   else if (zero) signal.void = 'the update was zero (gradient norm 0, or nothing trained)';

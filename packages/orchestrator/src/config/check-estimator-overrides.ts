@@ -33,11 +33,13 @@ export const METHOD_BATCH_FIELDS: Record<RunConfig['method'], readonly FilledFie
     { field: 'lengths', source: "the episode's steps" },
     {
       field: 'stepRewards',
-      source: "each step's environment reward, the last carrying what the verified score adds (core's stepRewardsOf)",
+      source:
+        "each step's environment reward, the last carrying what the verified score adds (core's stepRewardsOf)",
     },
     {
       field: 'stepKeys',
-      source: "each step's anchor state: the environment's stateKey, else a hash of the observation (core's stateKeyOf)",
+      source:
+        "each step's anchor state: the environment's stateKey, else a hash of the observation (core's stateKeyOf)",
     },
   ],
   evolve: [

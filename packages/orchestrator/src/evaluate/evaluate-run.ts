@@ -1,17 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Agent, JsonObject, RunEvent, RunManifest } from '@skillrl/core';
-import {
-  InvalidArgumentError,
-  LatestRecords,
-  openRunStore,
-  rolloutErrored,
-  type Trajectory,
-} from '@skillrl/core';
+import { InvalidArgumentError, LatestRecords, openRunStore } from '@skillrl/core';
 import type { ResolvedComponent } from '../components/component-types.js';
 import { resolveComponent } from '../components/resolve-component.js';
 import type { RunConfig, TaskSelection } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
+import { replayBatch } from '../internalize/replay-batch.js';
 import { checkDamagedRecords } from '../run/damaged-records.js';
 import type { CheckpointValue } from '../run/run-session.js';
 import { setupBasics } from '../run/setup-run.js';
@@ -232,57 +227,14 @@ async function trainedAgent(
         `advantages of step ${t} are missing; cannot rebuild the policy`,
       );
     }
-    // The batch the step's update was given, as the run's trainer got it: each rollout as its latest record
-    // (LatestRecords: a re-run, never the errored record before it), never an errored one (core's policy:
-    // rows of older runs list them), nor one the update gave no advantage (null); step-level advantages when
-    // the row carries them (GiGPO's), else the trajectory's advantage broadcast.
-    const trajectories: Trajectory[] = [];
-    const values: number[] = [];
-    const steps: (number[] | undefined)[] = [];
-    record.rows.forEach((value: unknown, i: number) => {
-      const row = replayRow(value, t, i);
-      const found = stored.get(row.trajectoryId);
-      if (!found)
-        throw new InvalidArgumentError('run directory', `rollouts.jsonl has no "${row.trajectoryId}"`);
-      if (rolloutErrored(found) || row.advantage === null) return;
-      trajectories.push(found);
-      values.push(row.advantage);
-      steps.push(row.stepAdvantages);
+    // The batch the step's update was given, as the run's trainer got it (replayBatch: latest records,
+    // no errored rollout, step-level advantages when stored); a step that trained nothing made no update.
+    const batch = replayBatch(record.rows, t, (id) => {
+      const found = stored.get(id);
+      if (!found) throw new InvalidArgumentError('run directory', `rollouts.jsonl has no "${id}"`);
+      return found;
     });
-    await trainer.value.update({
-      trajectories,
-      advantages: values,
-      ...(steps.some((s) => s !== undefined) ? { stepAdvantages: steps } : {}),
-    });
+    if (batch) await trainer.value.update(batch);
   }
   return { value: agent.value, restored: 'replay' };
-}
-
-/** One row of a step's advantages record, checked: a damaged one names its step, row and field. */
-function replayRow(
-  value: unknown,
-  step: number,
-  i: number,
-): { trajectoryId: string; advantage: number | null; stepAdvantages?: number[] } {
-  const row = value as { trajectoryId?: unknown; advantage?: unknown; stepAdvantages?: unknown } | null;
-  const where = `advantages.jsonl, step ${step}, rows[${i}]`;
-  if (row === null || typeof row !== 'object' || typeof row.trajectoryId !== 'string') {
-    throw new InvalidArgumentError('run directory', `${where}: expected { trajectoryId: string, advantage }`);
-  }
-  const advantage = row.advantage;
-  if (advantage !== null && !(typeof advantage === 'number' && Number.isFinite(advantage))) {
-    throw new InvalidArgumentError(
-      'run directory',
-      `${where}.advantage is ${JSON.stringify(advantage)}, expected a finite number or null`,
-    );
-  }
-  const steps = row.stepAdvantages;
-  if (steps === undefined) return { trajectoryId: row.trajectoryId, advantage };
-  if (!Array.isArray(steps) || !steps.every((x) => typeof x === 'number' && Number.isFinite(x))) {
-    throw new InvalidArgumentError(
-      'run directory',
-      `${where}.stepAdvantages is not an array of finite numbers; cannot rebuild the policy`,
-    );
-  }
-  return { trajectoryId: row.trajectoryId, advantage, stepAdvantages: steps as number[] };
 }

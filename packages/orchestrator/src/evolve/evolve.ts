@@ -7,7 +7,14 @@ import type {
   Task,
   Trajectory,
 } from '@skillrl/core';
-import { formatSkill, InvalidArgumentError, mean, skillForFamily, taskSlug } from '@skillrl/core';
+import {
+  formatSkill,
+  InvalidArgumentError,
+  mean,
+  skillForFamily,
+  splitErrored,
+  taskSlug,
+} from '@skillrl/core';
 import { planRollouts } from '@skillrl/rollout';
 import type {
   createSkillR1State as CreateState,
@@ -28,6 +35,7 @@ import { parseConfig } from '../config/load-config.js';
 import { envVerdictSummary } from '../run/env-verdict-check.js';
 import { openRun } from '../run/open-run.js';
 import { prefixedMetrics } from '../run/prefixed-metrics.js';
+import { signalSummary } from '../run/signal-summary.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
 
@@ -328,6 +336,12 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         }),
       );
       track.state = result.state;
+      // Tasks whose every rollout errored have no score this generation: said, and counted in the summary.
+      for (const u of result.unscored ?? []) {
+        options.onWarning?.(
+          `${unit}: task ${u.taskId} has no score (all ${u.rolloutsErrored} of its rollouts ended in an error); it keeps its skill`,
+        );
+      }
       if (result.advantages) {
         session.appendOnce('advantages', unit, { unit, rows: result.advantages as unknown as JsonValue });
       }
@@ -357,13 +371,32 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
                   editor_failed_calls: outcome.proposals?.failedCalls ?? 0,
                   rejected_proposals: outcome.proposals?.rejected ?? 0,
                   fallback: outcome.fallback ? 1 : 0,
+                  // Errored rollouts left out of the task's means, and candidates with no score at all.
+                  rollouts_errored: outcome.rolloutsErrored,
+                  unscored_candidates: outcome.unscoredCandidates ?? 0,
+                  // What the task's part of the update had to learn from (summed over the run's summary).
+                  ...(outcome.signal
+                    ? {
+                        signal_groups: 1,
+                        signal_zero_variance_groups: outcome.signal.zeroVariance ? 1 : 0,
+                        signal_candidates: outcome.signal.candidates,
+                        signal_identical_candidates: outcome.signal.identicalCandidates,
+                        signal_fallbacks: outcome.fallback ? 1 : 0,
+                      }
+                    : {}),
+                  ...(result.signal?.zeroUpdate !== undefined
+                    ? { signal_zero_update: result.signal.zeroUpdate ? 1 : 0 }
+                    : {}),
                   ...prefixedMetrics('adv', result.estimatorMetrics),
                   ...prefixedMetrics('train', result.trainMetrics),
                 },
+                ...(result.signal?.void ? { void: result.signal.void } : {}),
               }
             : {}),
         });
       }
+      // The no-signal guard, before the generation is checkpointed: a stop here runs it again on resume.
+      if (g > 0 && result.signal) session.judgeSignal(unit, result.signal.void);
     }
 
     for (let g = start; g <= generations; g++) {
@@ -389,10 +422,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       // Not checkpointed: after a crash the last checkpoint re-plans these same episodes and reuses the
       // ones already on disk, by id.
       session.setPhase('final evaluation');
-      const runs = await finalEvaluation(training, 'final');
-      metrics.final_eval_reward = mean(runs.map((r) => r.reward));
-      metrics.final_eval_success = successRate(runs);
-      metrics.final_eval_episodes = runs.length;
+      const { scored, errored } = splitErrored(await finalEvaluation(training, 'final'));
+      metrics.final_eval_reward = scored.length ? mean(scored.map((r) => r.reward)) : Number.NaN;
+      metrics.final_eval_success = successRate(scored);
+      metrics.final_eval_episodes = scored.length;
+      metrics.final_eval_errored = errored.length;
     }
     if (heldOutTasks.length > 0) {
       // The editor is frozen now. Not checkpointed either: its candidates and rollouts are stored under
@@ -415,10 +449,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       });
       if (finalEpisodes > 0) {
         session.setPhase('held-out final evaluation');
-        const runs = await finalEvaluation(heldOut, 'hfinal');
-        metrics.heldout_final_eval_reward = mean(runs.map((r) => r.reward));
-        metrics.heldout_final_eval_success = successRate(runs);
-        metrics.heldout_final_eval_episodes = runs.length;
+        const { scored, errored } = splitErrored(await finalEvaluation(heldOut, 'hfinal'));
+        metrics.heldout_final_eval_reward = scored.length ? mean(scored.map((r) => r.reward)) : Number.NaN;
+        metrics.heldout_final_eval_success = successRate(scored);
+        metrics.heldout_final_eval_episodes = scored.length;
+        metrics.heldout_final_eval_errored = errored.length;
       }
       metrics.heldout_tasks = heldOutTasks.length;
     }
@@ -461,11 +496,16 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         }
       }
     }
+    // What the editor's updates had to learn from, over the whole run (resumed parts included).
+    const signal = session.signalAccount();
+    metrics.signal_void_units = signal.voidUnits ?? 0;
+    metrics.rollouts_left_out = signal.rollouts_errored ?? 0;
     session.writeSummary({
       method: 'evolve',
       variant,
       mode,
       metrics,
+      signal: signalSummary(signal),
       fallbacksByUnit,
       ...envVerdictSummary(session, options.onWarning),
     });

@@ -14,9 +14,9 @@ import { openRun } from '../run/open-run.js';
 import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
-import { createRunCurriculum } from './create-run-curriculum.js';
-import { replayBatch, type StoredAdvantageRow } from './replay-batch.js';
 import { signalSummary } from '../run/signal-summary.js';
+import { createRunCurriculum } from './create-run-curriculum.js';
+import { replayBatch } from './replay-batch.js';
 
 export interface InternalizeOptions extends RunOptions {
   configPath?: string;
@@ -131,13 +131,13 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       trainer.value = await session.restore(trainer, checkpoint.components.trainer);
     } else if (checkpoint) {
       for (let t = 1; t <= checkpoint.completed; t++) {
-        const record = session.readKeyed<{ rows: StoredAdvantageRow[] }>('advantages', `s${t}`);
-        if (!record)
+        const record = session.readKeyed<{ rows: unknown[] }>('advantages', `s${t}`);
+        if (!Array.isArray(record?.rows))
           throw new InvalidArgumentError(
             'run directory',
             `advantages of step ${t} are missing; cannot replay`,
           );
-        const batch = replayBatch(record.rows, (id) => session.storedTrajectory(id));
+        const batch = replayBatch(record.rows, t, (id) => session.storedTrajectory(id));
         // A step that had nothing to learn from made no update; its replay makes none either.
         if (batch) await trainer.value.update(batch);
       }
@@ -250,7 +250,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
             session.appendOnce('advantages', `s${t}`, {
               unit: `s${t}`,
               rows: runs.map((r, i) => {
-                const perStep = stepAdvantages?.[i];
+                // Only a complete, finite set is stored: a reader treats anything else as damage.
+                const perStep = stepAdvantages?.[i]?.every(Number.isFinite) ? stepAdvantages[i] : undefined;
                 return {
                   trajectoryId: r.id,
                   advantage: advantages[i] ?? 0,
@@ -322,7 +323,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     // What the updates had to learn from, over the whole run (resumed parts included).
     const signal = session.signalAccount();
     metrics.signal_void_units = signal.voidUnits ?? 0;
-    metrics.signal_zero_updates = signal.signal_zero_update ?? 0;
+    metrics.signal_zero_updates = signal.zeroUpdates ?? 0;
     metrics.rollouts_left_out = signal.rollouts_errored ?? 0;
     if (test) {
       const rates = Object.entries(test.families);

@@ -1,27 +1,67 @@
-import type { TrainBatch, Trajectory } from '@skillrl/core';
+import { InvalidArgumentError, rolloutErrored, type TrainBatch, type Trajectory } from '@skillrl/core';
 
 /** One row of a step's record in advantages.jsonl: a trained rollout and its advantages. */
 export interface StoredAdvantageRow {
   trajectoryId: string;
-  advantage: number;
+  /** `null` in records of older runs for a rollout the update gave no advantage. */
+  advantage: number | null;
   /** Step-level advantages, when the estimator gave them (GiGPO). */
   stepAdvantages?: number[];
 }
 
+/** One row as read from disk, checked: a damaged one names its step, row and field. */
+function checkedRow(value: unknown, step: number, i: number): StoredAdvantageRow {
+  const row = value as { trajectoryId?: unknown; advantage?: unknown; stepAdvantages?: unknown } | null;
+  const where = `advantages.jsonl, step ${step}, rows[${i}]`;
+  if (row === null || typeof row !== 'object' || typeof row.trajectoryId !== 'string') {
+    throw new InvalidArgumentError('run directory', `${where}: expected { trajectoryId: string, advantage }`);
+  }
+  const advantage = row.advantage;
+  if (advantage !== null && !(typeof advantage === 'number' && Number.isFinite(advantage))) {
+    throw new InvalidArgumentError(
+      'run directory',
+      `${where}.advantage is ${JSON.stringify(advantage)}, expected a finite number or null`,
+    );
+  }
+  const steps = row.stepAdvantages;
+  if (steps === undefined) return { trajectoryId: row.trajectoryId, advantage };
+  if (!Array.isArray(steps) || !steps.every((x) => typeof x === 'number' && Number.isFinite(x))) {
+    throw new InvalidArgumentError(
+      'run directory',
+      `${where}.stepAdvantages is not an array of finite numbers; cannot rebuild the policy`,
+    );
+  }
+  return { trajectoryId: row.trajectoryId, advantage, stepAdvantages: steps as number[] };
+}
+
 /**
- * The update a stored step made, rebuilt from its advantages.jsonl record and the stored rollouts (their
- * latest records): what a trainer that cannot save its state replays on resume, and what eval replays to
- * rebuild the trained policy. `undefined` for a step that trained nothing (no row), which made no update.
+ * The update a stored step made, rebuilt from its advantages.jsonl rows and the stored rollouts (each as its
+ * latest record: a re-run, never the errored record before it): what a trainer that cannot save its state
+ * replays on resume, and what eval replays to rebuild the trained policy. A row whose rollout errored (rows
+ * of older runs list them) or that carries no advantage (`null`) is left out, as core's errored-rollout policy
+ * has every consumer do; step-level advantages travel when a row carries them (GiGPO's). `undefined` for a
+ * step that trained nothing, which made no update.
  */
 export function replayBatch(
-  rows: readonly StoredAdvantageRow[],
+  rows: readonly unknown[],
+  step: number,
   trajectory: (id: string) => Trajectory,
 ): TrainBatch | undefined {
-  if (rows.length === 0) return undefined;
-  const stepLevel = rows.some((r) => Array.isArray(r.stepAdvantages));
+  const trajectories: Trajectory[] = [];
+  const advantages: number[] = [];
+  const stepAdvantages: (number[] | undefined)[] = [];
+  rows.forEach((value, i) => {
+    const row = checkedRow(value, step, i);
+    const found = trajectory(row.trajectoryId);
+    if (rolloutErrored(found) || row.advantage === null) return;
+    trajectories.push(found);
+    advantages.push(row.advantage);
+    stepAdvantages.push(row.stepAdvantages);
+  });
+  if (trajectories.length === 0) return undefined;
   return {
-    trajectories: rows.map((r) => trajectory(r.trajectoryId)),
-    advantages: rows.map((r) => r.advantage),
-    ...(stepLevel ? { stepAdvantages: rows.map((r) => r.stepAdvantages) } : {}),
+    trajectories,
+    advantages,
+    ...(stepAdvantages.some((s) => s !== undefined) ? { stepAdvantages } : {}),
   };
 }

@@ -375,13 +375,16 @@ export class RunSession {
   /**
    * What the run's updates had to learn from, over the training units' events (`step`, `generation`) on
    * disk, so a resumed run counts its whole history: `units` (training units that reported their signal),
-   * `voidUnits` (those whose event says why it was void), and the sum of every `signal_*` count and of
+   * `voidUnits` (those whose event says why it was void), `zeroUpdates` (those whose update moved nothing),
+   * and the sum of every other `signal_*` count and of
    * `rollouts_errored` (the errored rollouts the method steps left out of the math).
    */
   signalAccount(): Record<string, number> {
     const sums: Record<string, number> = {};
     const units = new Set<string>();
     const voids = new Set<string>();
+    // A unit-level flag, which a generation repeats on each of its tasks' events: counted once per unit.
+    const zeroUpdates = new Set<string>();
     const seen = new Set<string>();
     for (const e of this.store.iterate<RunEvent>('events')) {
       if (e.type !== 'step' && e.type !== 'generation') continue;
@@ -394,13 +397,15 @@ export class RunSession {
       if (!Object.keys(metrics).some((k) => k.startsWith('signal_'))) continue;
       units.add(unit);
       if (e.void) voids.add(unit);
+      if (metrics.signal_zero_update === 1) zeroUpdates.add(unit);
       for (const [k, v] of Object.entries(metrics)) {
+        if (k === 'signal_zero_update' || k === 'signal_void') continue;
         if ((k.startsWith('signal_') || k === 'rollouts_errored') && typeof v === 'number') {
           sums[k] = (sums[k] ?? 0) + v;
         }
       }
     }
-    return { units: units.size, voidUnits: voids.size, ...sums };
+    return { units: units.size, voidUnits: voids.size, zeroUpdates: zeroUpdates.size, ...sums };
   }
 
   /** Every unit's rollouts as they finally ended, from units.jsonl (so a resumed run counts its whole history). */

@@ -8,7 +8,7 @@ export function signalSummary(account: Record<string, number>): Record<string, n
   const out: Record<string, number> = {
     units: account.units ?? 0,
     voidUnits: account.voidUnits ?? 0,
-    zeroUpdates: account.signal_zero_update ?? 0,
+    zeroUpdates: account.zeroUpdates ?? 0,
     rolloutsLeftOut: account.rollouts_errored ?? 0,
   };
   const groups = account.signal_groups ?? 0;

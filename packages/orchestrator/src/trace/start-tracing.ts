@@ -98,10 +98,14 @@ export async function startTracing(options: TracingOptions = {}): Promise<Tracin
         }),
       )
       .merge((detectResources as (o: { detectors: unknown[] }) => Resource)({ detectors: [envDetector] }));
+    let exportFailed = false;
     const exporter = warnOnExportFailure(
       new (OTLPTraceExporter as unknown as new () => Parameters<typeof warnOnExportFailure>[0])(),
       target.endpoint,
-      warn,
+      (message) => {
+        exportFailed = true;
+        warn(message);
+      },
     );
     const provider = new (
       NodeTracerProvider as unknown as new (
@@ -129,7 +133,10 @@ export async function startTracing(options: TracingOptions = {}): Promise<Tracin
           provider.shutdown().then(
             () => 'sent' as const,
             (error: unknown) => {
-              warn(`traces could not all be sent to ${target.endpoint}: ${(error as Error).message}`);
+              // Said once: the exporter's first failure was already reported.
+              if (!exportFailed) {
+                warn(`traces could not all be sent to ${target.endpoint}: ${(error as Error).message}`);
+              }
               return 'failed' as const;
             },
           ),

@@ -29,6 +29,9 @@ export function queueEpisodeSource(
   const password = URL.canParse(workers.redis) ? new URL(workers.redis).password : '';
   if (password) registerSecret(decodeURIComponent(password));
   let opened: Promise<{ queue: import('@skillrl/queue').EpisodeQueue; context: string }> | undefined;
+  // Held apart from `opened`: when its first call to Redis fails, the queue must still be closed, or its
+  // connections would keep reconnecting and the process would never exit.
+  let created: import('@skillrl/queue').EpisodeQueue | undefined;
   const open = () => {
     opened ??= (async () => {
       const mod = await loadQueue(configPath);
@@ -55,6 +58,7 @@ export function queueEpisodeSource(
           });
         },
       });
+      created = queue;
       // Where workers are: the run's own field would only tell them where this machine keeps its runs.
       const { workers: _w, runDir: _r, ...shared } = config;
       const context: WorkerContext = { v: 1, config: redactObject(shared) as RunConfig };
@@ -97,9 +101,8 @@ export function queueEpisodeSource(
         });
     },
     async close() {
-      if (!opened) return;
-      const { queue } = await opened;
-      await queue.close();
+      await opened?.catch(() => {});
+      await created?.close();
     },
   };
 }

@@ -1,4 +1,6 @@
 export { episodeSummary } from './episode-summary.js';
+// What a generation's update had to learn from (the no-signal guard reads `signal.void`).
+export { type GenerationSignal, generationSignal, identicalToParent } from './generation-signal.js';
 export type {
   SkillR1Fallback,
   SkillR1Proposal,

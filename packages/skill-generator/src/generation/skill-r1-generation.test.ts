@@ -210,6 +210,7 @@ describe('runSkillR1Generation', () => {
         proposals: { calls: 1, failedCalls: 0, rejected: 0, reused: false },
         rolloutsErrored: 0,
         unscoredCandidates: 0,
+        signal: { candidates: 3, identicalCandidates: 0, zeroVariance: false },
       },
       {
         taskId: 'b',
@@ -221,8 +222,18 @@ describe('runSkillR1Generation', () => {
         proposals: { calls: 1, failedCalls: 0, rejected: 0, reused: false },
         rolloutsErrored: 0,
         unscoredCandidates: 0,
+        signal: { candidates: 3, identicalCandidates: 0, zeroVariance: false },
       },
     ]);
+    // The generation carried signal: candidates differ from their parent and score differently.
+    expect(r.signal).toEqual({
+      groups: 2,
+      zeroVarianceGroups: 0,
+      candidates: 6,
+      identicalCandidates: 0,
+      fallbacks: 0,
+      zeroUpdate: false,
+    });
     expect(r.proposals).toEqual({
       tasks: 2,
       editorCalls: 1 + 1,

@@ -15,6 +15,7 @@ import type {
 import { InvalidArgumentError, mean, splitErrored } from '@skillrl/core';
 import type { PlanRolloutsOptions } from '@skillrl/rollout';
 import { episodeSummary } from './episode-summary.js';
+import { type GenerationSignal, generationSignal, identicalToParent } from './generation-signal.js';
 import {
   type ProposedTask,
   proposeCandidates,
@@ -172,6 +173,11 @@ export interface SkillR1TaskOutcome {
   rolloutsErrored: number;
   /** Generation ≥ 1: candidates whose every rollout ended in an error (no score: not in the batch, not carried). */
   unscoredCandidates?: number;
+  /**
+   * Generation ≥ 1: the task's signal — the editor's candidates, how many were byte-identical to the skill
+   * they were proposed from, and whether its scored candidates all scored alike.
+   */
+  signal?: { candidates: number; identicalCandidates: number; zeroVariance: boolean };
 }
 
 /**
@@ -227,6 +233,8 @@ export interface SkillR1GenerationResult {
    * tasks (stored ones included; `reusedCalls` of the calls were re-read, not sent): for an error budget.
    */
   proposals?: SkillR1ProposalStats;
+  /** Generation ≥ 1: what the update had to learn from, and why it was void when it was. */
+  signal?: GenerationSignal;
 }
 
 /** Failed and successful episodes each generation record keeps for the editor. */
@@ -458,9 +466,17 @@ async function runEditorGeneration(
   const outcomes: SkillR1TaskOutcome[] = [];
   const unscored: SkillR1UnscoredTask[] = [];
   const groupMeans: number[] = [];
+  const signalCounts = { groups: 0, zeroVarianceGroups: 0, candidates: 0, identicalCandidates: 0, fallbacks: 0 };
   for (const task of input.tasks) {
     const { proposal, reused } = proposed(task);
     const ts = taskState(state, task.id);
+    // The skill the candidates were proposed from, before this generation carries anything.
+    const parent = ts.current;
+    const own = proposal.fallback ? [] : candidatesOf(task);
+    const identical = own.filter((c) => identicalToParent(c.skill, parent)).length;
+    signalCounts.candidates += own.length;
+    signalCounts.identicalCandidates += identical;
+    if (proposal.fallback) signalCounts.fallbacks++;
     const interBase = ts.previousMean;
     const proposals = {
       calls: proposal.attempts.length,
@@ -508,6 +524,9 @@ async function runEditorGeneration(
       });
       continue;
     }
+    const zeroVariance = mine.every((m) => m.reward === (mine[0] as (typeof mine)[number]).reward);
+    signalCounts.groups++;
+    if (zeroVariance) signalCounts.zeroVarianceGroups++;
     const chosen = carry(input, mine, task.id);
     const genMean = mean(mine.map((m) => m.reward));
     groupMeans.push(...mine.map((m) => m.reward));
@@ -533,6 +552,7 @@ async function runEditorGeneration(
       proposals,
       rolloutsErrored,
       unscoredCandidates: candidates.length - mine.length,
+      signal: { candidates: own.length, identicalCandidates: identical, zeroVariance },
     });
   }
   const counts = {
@@ -559,5 +579,6 @@ async function runEditorGeneration(
     ...(trainMetrics ? { trainMetrics } : {}),
     ...(generationMean !== undefined ? { mean: generationMean } : {}),
     proposals: stats,
+    signal: generationSignal(signalCounts, input.train ? trainMetrics : undefined),
   };
 }
