@@ -49,7 +49,12 @@ export function* internalizeRows(dir: string, format: ExportFormat, counts: Expo
   };
   // One trajectory in memory at a time: the rollouts hold every episode of the run (hundreds of MB), in
   // rollouts.jsonl or, in a long run, its closed segments too (core's reader reads both layouts).
-  for (const t of readLatestRecords<Trajectory>(dir, 'rollouts', collectingNotes(counts))) {
+  // Rollouts no update trained on (validations, the test) are skipped unparsed.
+  const wanted = (id: string) => trained.has(id) || lostUnitOf(id) !== undefined;
+  for (const t of readLatestRecords<Trajectory>(dir, 'rollouts', {
+    ...collectingNotes(counts),
+    want: wanted,
+  })) {
     if (typeof t?.id !== 'string') continue;
     const lost = lostUnitOf(t.id);
     if (lost) {

@@ -150,7 +150,9 @@ describe('the no-signal guard on Skill-R1', () => {
     const run = await cli(['run', config], dir);
     expect(run.code).toBe(3);
     expect(run.err).toMatch(/warning: g1: no learning signal: every candidate was byte-identical/);
-    expect(run.err).toMatch(/3 training units in a row carried no learning signal \(health\.voidUnits 3\): g1 \(/);
+    expect(run.err).toMatch(
+      /3 training units in a row carried no learning signal \(health\.voidUnits 3\): g1 \(/,
+    );
     const runDir = join(dir, 'runs', 'echo');
     const generations = events(runDir).filter((e) => e.type === 'generation' && e.generation > 0);
     expect(generations.length).toBeGreaterThan(0);

@@ -224,7 +224,9 @@ describe('skillrl run with workers when Redis cannot be reached', () => {
     child.kill('SIGINT');
     const result = await exitAfter(run, () => sent);
     expect(result.code, result.err).toBe(130);
-    expect(result.err).toContain(`cancelled by SIGINT: the run stopped cleanly (run:end cancelled); continue it with \`skillrl resume ${runDir}\``);
+    expect(result.err).toContain(
+      `cancelled by SIGINT: the run stopped cleanly (run:end cancelled); continue it with \`skillrl resume ${runDir}\``,
+    );
     expect(events(runDir).at(-1)).toMatchObject({ type: 'run:end', status: 'cancelled' });
     expect(result.ms).toBeLessThan(2000);
     console.log(`SIGINT with Redis killed mid-run: exit 130 ${result.ms} ms after the signal`);

@@ -5,7 +5,11 @@ describe('throttleErrors', () => {
   it('says each text once per window, then how many were held back; other texts pass at once', () => {
     let now = 0;
     const said: string[] = [];
-    const report = throttleErrors((m) => said.push(m), 30_000, () => now);
+    const report = throttleErrors(
+      (m) => said.push(m),
+      30_000,
+      () => now,
+    );
     // Three connections, reconnecting every second for a minute: 180 errors of one text.
     for (let s = 0; s < 60; s++) {
       now = s * 1000;

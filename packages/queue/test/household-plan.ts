@@ -3,7 +3,11 @@ import { type PlannedEpisode, planRollouts } from '@skillrl/rollout';
 import household from '@skillrl/task-household';
 
 /** A paired household plan (with and without each family's skill), as a SKILLC step plans it. */
-export async function householdPlan(limit: number, groupSize: number, seed: number): Promise<PlannedEpisode[]> {
+export async function householdPlan(
+  limit: number,
+  groupSize: number,
+  seed: number,
+): Promise<PlannedEpisode[]> {
   const tasks = await household.load({ split: 'train', limit, seed });
   const skills = await household.skills?.();
   const bySkill = Object.fromEntries(

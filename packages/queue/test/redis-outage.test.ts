@@ -40,7 +40,9 @@ describe('Redis unreachable', () => {
     const waited = Date.now() - started;
     expect(RedisUnavailableError.isInstance(error)).toBe(true);
     const message = (error as Error).message;
-    expect(message).toContain(`Redis at redis://skillrl:***@127.0.0.1:${port} (workers.redis) could not be reached`);
+    expect(message).toContain(
+      `Redis at redis://skillrl:***@127.0.0.1:${port} (workers.redis) could not be reached`,
+    );
     expect(message).toContain('ECONNREFUSED');
     expect(message).toMatch(/then `skillrl resume \/runs\/refused`$/);
     expect(message).not.toContain(password);

@@ -66,6 +66,16 @@ describe('readLatestRecords', () => {
       's2/t:1',
       's2/t:0',
     ]);
+    // Only the wanted ids, each still as its latest record.
+    const wanted = [
+      ...readLatestRecords<{ id: string; reward: number }>(dir, 'rollouts', {
+        want: (id) => id.startsWith('s2/'),
+      }),
+    ];
+    expect(wanted.map((t) => [t.id, t.reward])).toEqual([
+      ['s2/t:1', 0],
+      ['s2/t:0', 1],
+    ]);
     const rerun = seen.find((t) => t.id === 's2/t:0');
     expect(rerun?.reward).toBe(1);
     expect(rerun?.error).toBeUndefined();

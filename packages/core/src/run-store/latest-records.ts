@@ -152,9 +152,17 @@ export class LatestRecords<T extends { id: string } = Trajectory> {
 export function* readLatestRecords<T = unknown>(
   dir: string,
   stream: string,
-  options: ReadRunStreamOptions & { keyOf?: (record: T) => string | undefined } = {},
+  options: ReadRunStreamOptions & {
+    keyOf?: (record: T) => string | undefined;
+    /**
+     * Only records whose id this accepts are yielded; with the default key, the others are skipped without
+     * being parsed (an export that wants the trained rollouts skips the validation ones for the cost of a
+     * regular expression).
+     */
+    want?: (id: string) => boolean;
+  } = {},
 ): Generator<T> {
-  const { keyOf, ...read } = options;
+  const { keyOf, want, ...read } = options;
   const parse = (line: string): T | undefined => {
     try {
       return JSON.parse(line) as T;
@@ -181,7 +189,7 @@ export function* readLatestRecords<T = unknown>(
     // A cheap skip for a replaced record keyed at its start; anything else is parsed once.
     if (!keyOf) {
       const id = recordIdOf(line.text);
-      if (id !== undefined && last.get(id) !== at) continue;
+      if (id !== undefined && (last.get(id) !== at || (want && !want(id)))) continue;
     }
     const record = parse(line.text);
     if (record === undefined) {
@@ -190,7 +198,7 @@ export function* readLatestRecords<T = unknown>(
     }
     if (keyOf) {
       const id = keyOf(record);
-      if (id !== undefined && last.get(id) !== at) continue;
+      if (id !== undefined && (last.get(id) !== at || (want && !want(id)))) continue;
     }
     yield record;
   }

@@ -35,9 +35,9 @@ import { parseConfig } from '../config/load-config.js';
 import { envVerdictSummary } from '../run/env-verdict-check.js';
 import { openRun } from '../run/open-run.js';
 import { prefixedMetrics } from '../run/prefixed-metrics.js';
-import { signalSummary } from '../run/signal-summary.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
+import { signalSummary } from '../run/signal-summary.js';
 
 export interface EvolveOptions extends RunOptions {
   /** The config file's path: packages resolve from its directory (default: a file in the working directory). */

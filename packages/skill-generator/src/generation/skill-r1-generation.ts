@@ -466,7 +466,13 @@ async function runEditorGeneration(
   const outcomes: SkillR1TaskOutcome[] = [];
   const unscored: SkillR1UnscoredTask[] = [];
   const groupMeans: number[] = [];
-  const signalCounts = { groups: 0, zeroVarianceGroups: 0, candidates: 0, identicalCandidates: 0, fallbacks: 0 };
+  const signalCounts = {
+    groups: 0,
+    zeroVarianceGroups: 0,
+    candidates: 0,
+    identicalCandidates: 0,
+    fallbacks: 0,
+  };
   for (const task of input.tasks) {
     const { proposal, reused } = proposed(task);
     const ts = taskState(state, task.id);
