@@ -154,6 +154,24 @@ describe('skillrl run with workers when Redis cannot be reached', () => {
     }
   }, 60_000);
 
+  it('a worker whose Redis refuses from its start: one line of ECONNREFUSED, and SIGTERM stops it within 2 s', async () => {
+    const port = await refusedPort();
+    const worker = startWorker(`redis://127.0.0.1:${port}`, 'never');
+    await worker.until(() => worker.stderr().includes('ECONNREFUSED'));
+    // Two seconds of reconnecting (about six attempts on each of its connections).
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(lines(worker.stderr(), /ECONNREFUSED/)).toBe(1);
+    const sent = Date.now();
+    worker.child.kill('SIGTERM');
+    const stopped = await exitAfter(worker.run, () => sent);
+    expect(stopped.code, stopped.err).toBe(0);
+    expect(stopped.ms).toBeLessThan(2000);
+    expect(worker.stdout()).toContain(
+      `SIGTERM: Redis at redis://127.0.0.1:${port} is unreachable: stopping now`,
+    );
+    console.log(`worker SIGTERM, Redis refused from its start: exit 0 ${stopped.ms} ms after the signal`);
+  }, 30_000);
+
   it('Redis killed mid-run: the run exits 3 after connectTimeoutMs; a worker sent SIGTERM meanwhile stops within 2 s; Redis back, the run resumes to the end', async () => {
     const redis = await startRedis();
     servers.push(redis);

@@ -29,12 +29,13 @@ describe('Redis unreachable', () => {
     const port = await refusedPort();
     const password = 's3cret-queue-pw';
     registerSecret(password);
+    // connectTimeoutMs counts from the first attempt, made as the queue is created.
+    const started = Date.now();
     const source = createEpisodeQueue({
       redis: `redis://skillrl:${password}@127.0.0.1:${port}`,
       connectTimeoutMs: 800,
       resumeCommand: 'skillrl resume /runs/refused',
     });
-    const started = Date.now();
     // The first call to Redis is the components blob.
     const error = await source.putBlob('{}').catch((e: unknown) => e);
     const waited = Date.now() - started;

@@ -114,15 +114,15 @@ export function addWorkerCommand(program: Command, io: CliIo, withErrors: WithEr
         process.on('SIGTERM', onTerm);
         let progress: NodeJS.Timeout | undefined;
         try {
-          const first = await Promise.race([
-            worker.waitUntilReady().then(
-              () => undefined,
-              // A close before it was ready ends the wait; the signal says why.
-              () => undefined,
-            ),
-            stopped,
-          ]);
-          if (first === undefined) {
+          const ready = worker.waitUntilReady().then(() => 'ready' as const);
+          // After a signal, a wait for Redis that the close ends is no error.
+          ready.catch(() => {});
+          const first = await Promise.race([ready, stopped]).catch(async (error: unknown) => {
+            // It cannot start (Redis refused its password, say): nothing may keep the process running.
+            await worker.close(true);
+            throw error;
+          });
+          if (first === 'ready') {
             io.out(
               `worker ${process.pid} listening on queue "${worker.queue}" at ${shownUrl} (concurrency ${concurrency}); Ctrl-C stops it`,
             );

@@ -11,6 +11,7 @@ import {
   packCounts,
   type StoredDecisionRecord,
 } from './decision-record.js';
+import { RecentCache } from './recent-cache.js';
 
 export interface EncoderOptions {
   config: AgentConfig;
@@ -60,7 +61,18 @@ export interface DecisionEncoder {
   wordIds(text: string): number[];
 }
 
-const CACHE_LIMIT = 50_000;
+// What the caches keep, per generation (`RecentCache`: an entry unused for two generations is dropped). A
+// SKILLC step's episodes (8 tasks x 8 rollouts of household) read about two thousand distinct texts, and
+// the rollouts of one task share most of them; across steps the tasks change, so little more is gained by
+// keeping more. Sized so that a 400-step run's caches hold what a 50-step run's do (they were maps of up to
+// 50 000 texts each, and per skill list; a 400-step run's live heap grew by tens of MB).
+/** Texts: tokens, word ids, action and observation readings. */
+const TEXTS_KEPT = 4096;
+/** Goals (one per task) and parsed skills (one per skill text and goal bindings). */
+const GOALS_KEPT = 1024;
+const SKILLS_KEPT = 128;
+/** Action texts' similarities to one skill's clauses. */
+const SIMILARITIES_KEPT = 1024;
 
 export { FEATURE_SCALE };
 
@@ -106,7 +118,7 @@ interface HistoryState {
 interface ClauseInfo {
   sections: number[];
   firstStep: Map<number, number>;
-  sims: Map<string, Similarities>;
+  sims: RecentCache<string, Similarities>;
   /** The distinct steps in order, each clause's place among them, and each clause's words as numbers. */
   steps: number[];
   stepOf: Map<number, number>;
@@ -154,12 +166,12 @@ const VERB = 8;
 export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder {
   const { config, vocabulary } = options;
   const bindingsOf = options.bindings ?? goalBindings;
-  const tokens = new Map<string, string[]>();
-  const ids = new Map<string, number[]>();
-  const actions = new Map<string, ActionInfo>();
-  // Kept when `actions` is cleared: a history's counts are by these numbers.
+  const tokens = new RecentCache<string, string[]>(TEXTS_KEPT);
+  const ids = new RecentCache<string, number[]>(TEXTS_KEPT);
+  const actions = new RecentCache<string, ActionInfo>(TEXTS_KEPT);
+  // Kept when an action text leaves `actions`: a history's counts are by these numbers.
   const actionNumbers = new Map<string, number>();
-  const observations = new Map<string, { ids: number[]; contentWords: Int32Array }>();
+  const observations = new RecentCache<string, { ids: number[]; contentWords: Int32Array }>(TEXTS_KEPT);
   // Content words as small numbers, so a decision's goal / observation / history membership tests are
   // reads of one flags array instead of string set look-ups.
   const wordNumbers = new Map<string, number>();
@@ -189,16 +201,19 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       flags[w] = (flags[w] as number) & ~bit;
     }
   };
-  const clauses = new Map<string, SkillClause[]>();
-  const skillClausesBy = new WeakMap<Skill, Map<string, { body: string; clauses: SkillClause[] }>>();
+  const clauses = new RecentCache<string, SkillClause[]>(SKILLS_KEPT);
+  const skillClausesBy = new WeakMap<
+    Skill,
+    RecentCache<string, { body: string; clauses: SkillClause[] }>
+  >();
+  // Weak: a clause list's similarities go with the list, once neither cache above holds it.
   const clauseInfos = new WeakMap<SkillClause[], ClauseInfo>();
-  const goals = new Map<string, GoalInfo>();
+  const goals = new RecentCache<string, GoalInfo>(GOALS_KEPT);
   const histories = new WeakMap<readonly TrajectoryStep[], HistoryState>();
 
   const wordsOf = (text: string): string[] => {
     let t = tokens.get(text);
     if (t === undefined) {
-      if (tokens.size > CACHE_LIMIT) tokens.clear();
       t = tokenize(text);
       tokens.set(text, t);
     }
@@ -207,7 +222,6 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
   const idsOf = (text: string): number[] => {
     let t = ids.get(text);
     if (t === undefined) {
-      if (ids.size > CACHE_LIMIT) ids.clear();
       t = wordsOf(text).map((w) => vocabulary.id(w));
       ids.set(text, t);
     }
@@ -219,7 +233,6 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
   const actionOf = (text: string): ActionInfo => {
     let a = actions.get(text);
     if (a === undefined) {
-      if (actions.size > CACHE_LIMIT) actions.clear();
       const words = wordsOf(text);
       const first = words[0] ?? '';
       const verb = config.synonyms[first] ?? first;
@@ -256,7 +269,6 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
   const goalOf = (task: Task): GoalInfo => {
     let g = goals.get(task.id);
     if (g === undefined) {
-      if (goals.size > CACHE_LIMIT) goals.clear();
       // Household prompts carry the goal after "Your task is to:"; elsewhere the whole prompt is the goal.
       const at = task.prompt.toLowerCase().lastIndexOf('task is to:');
       const bindings = bindingsOf(task);
@@ -278,7 +290,6 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
   const observationOf = (text: string) => {
     let o = observations.get(text);
     if (o === undefined) {
-      if (observations.size > CACHE_LIMIT) observations.clear();
       const all = idsOf(text);
       o = {
         ids: all.slice(Math.max(0, all.length - config.observationWords)),
@@ -293,7 +304,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     const bound = `${bindings.object ?? ''}|${bindings.receptacle ?? ''}`;
     let bySkill = skillClausesBy.get(skill);
     if (bySkill === undefined) {
-      bySkill = new Map();
+      bySkill = new RecentCache(SKILLS_KEPT);
       skillClausesBy.set(skill, bySkill);
     }
     let c = bySkill.get(bound);
@@ -301,14 +312,12 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     const key = `${bound}|${skill.body}`;
     let cl = clauses.get(key);
     if (cl === undefined) {
-      if (clauses.size > 1000) clauses.clear();
       cl = skillClauses(skill.body, bindings).map((clause) => ({
         ...clause,
         words: [...new Set(clause.words.map((w) => config.synonyms[w] ?? w))],
       }));
       clauses.set(key, cl);
     }
-    if (bySkill.size > 1000) bySkill.clear();
     c = { body: skill.body, clauses: cl };
     bySkill.set(bound, c);
     return cl;
@@ -323,7 +332,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       info = {
         sections: [...new Set(cl.map((c) => c.section))],
         firstStep,
-        sims: new Map(),
+        sims: new RecentCache(SIMILARITIES_KEPT),
         steps,
         stepOf,
         clauseStep: Int32Array.from(cl, (c) => stepOf.get(c.step) as number),
@@ -337,7 +346,6 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
   const similaritiesOf = (cl: SkillClause[], info: ClauseInfo, text: string, a: ActionInfo): Similarities => {
     let s = info.sims.get(text);
     if (s === undefined) {
-      if (info.sims.size > CACHE_LIMIT) info.sims.clear();
       // Plain loops: `Float64Array.from` with a map function takes the iterator protocol's slow path.
       const values = new Float64Array(cl.length);
       let count = 0;
