@@ -523,7 +523,8 @@ export function createCli(io: CliIo = defaultIo): Command {
 
 /**
  * Runs the CLI and returns the exit status: 0 ok, 1 failure or bad input, 2 usage error, 3 a run stopped by
- * its error budget, 130 / 143 a run cancelled by SIGINT / SIGTERM (`EXIT_CODES`).
+ * its health budget (errors, units with no learning signal) or by its queue (no worker, Redis lost), 130 /
+ * 143 a run cancelled by SIGINT / SIGTERM (`EXIT_CODES`).
  */
 export function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
   // Traces for the commands that run episodes, when OTEL_EXPORTER_OTLP_ENDPOINT says where (trace/).

@@ -68,9 +68,14 @@ export interface DecisionEncoder {
 // 50 000 texts each, and per skill list; a 400-step run's live heap grew by tens of MB).
 /** Texts: tokens, word ids, action and observation readings. */
 const TEXTS_KEPT = 4096;
-/** Goals (one per task) and parsed skills (one per skill text and goal bindings). */
+/** Goals, one per task. */
 const GOALS_KEPT = 1024;
-const SKILLS_KEPT = 128;
+/**
+ * Parsed skills, one clause list per skill text and goal bindings (each with its similarities, below): a
+ * step's tasks use a few each. Per skill object a smaller memo in front, keyed by the bindings alone.
+ */
+const SKILL_LISTS_KEPT = 32;
+const BINDINGS_PER_SKILL_KEPT = 8;
 /** Action texts' similarities to one skill's clauses. */
 const SIMILARITIES_KEPT = 1024;
 
@@ -201,7 +206,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       flags[w] = (flags[w] as number) & ~bit;
     }
   };
-  const clauses = new RecentCache<string, SkillClause[]>(SKILLS_KEPT);
+  const clauses = new RecentCache<string, SkillClause[]>(SKILL_LISTS_KEPT);
   const skillClausesBy = new WeakMap<
     Skill,
     RecentCache<string, { body: string; clauses: SkillClause[] }>
@@ -304,7 +309,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     const bound = `${bindings.object ?? ''}|${bindings.receptacle ?? ''}`;
     let bySkill = skillClausesBy.get(skill);
     if (bySkill === undefined) {
-      bySkill = new RecentCache(SKILLS_KEPT);
+      bySkill = new RecentCache(BINDINGS_PER_SKILL_KEPT);
       skillClausesBy.set(skill, bySkill);
     }
     let c = bySkill.get(bound);
