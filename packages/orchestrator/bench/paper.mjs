@@ -879,7 +879,7 @@ if (wants('skillc')) {
 
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
 sections.push(
-  `Command: \`pnpm bench:paper${args.seeds ? ` --seeds ${args.seeds}` : ''}${args.only ? ` --only ${args.only}` : ''}${args.budget !== 'both' ? ` --budget ${args.budget}` : ''}${args.quick ? ' --quick' : ''}\`; ${minutes} min wall with ${jobs} job(s); runs in ${out}.`,
+  `Command: \`pnpm bench:paper${args.seeds ? ` --seeds ${args.seeds}` : ''}${args.only ? ` --only ${args.only}` : ''}${args.budget !== 'both' ? ` --budget ${args.budget}` : ''}${args.rows ? ` --rows ${args.rows}` : ''}${args.quick ? ' --quick' : ''}\`; ${minutes} min wall with ${jobs} job(s); runs in ${out}.`,
 );
 const text = sections.join('\n\n');
 writeFileSync(join(out, 'paper-tables.md'), `${text}\n`);

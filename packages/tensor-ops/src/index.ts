@@ -3,7 +3,8 @@
  * loss aggregation, and one policy-gradient step that accumulates micro-batches exactly.
  */
 
-// Backend choice: tfjs-node-gpu → tfjs-node → wasm → cpu, and the kernels wasm lacks.
+// Backend choice: tfjs-node-gpu → tfjs-node → wasm → cpu (one choice a process: ensureBackend), and the
+// kernels wasm lacks.
 export {
   BACKEND_ENV_VAR,
   BACKEND_ORDER,
@@ -13,6 +14,7 @@ export {
   type InitBackendOptions,
   initBackend,
 } from './backend/init-backend.js';
+export { ensureBackend } from './backend/ensure-backend.js';
 export { registerWasmKernels } from './backend/register-wasm-kernels.js';
 
 // Policy losses by name (verl's vocabulary), and the registry to add more.

@@ -152,6 +152,18 @@ function editorTrainer(options: JsonObject): { name: string; options: JsonObject
   );
 }
 
+/**
+ * A tfjs component (the skill-reading agent, the step editor) once its `ready()` has resolved: the tfjs
+ * backend is then chosen (wasm before cpu, one choice for the process, shared with the tfjs trainer) before
+ * the run's first tensor, which would otherwise start tfjs's slow cpu backend and print its banner. An older
+ * package without `ready()` is returned as it is.
+ */
+async function withBackend<T>(component: T): Promise<T> {
+  const ready = (component as { ready?: unknown }).ready;
+  if (typeof ready === 'function') await (ready as () => Promise<unknown>).call(component);
+  return component;
+}
+
 const adapterFrom =
   (factory: string) =>
   (mod: ModuleNamespace, options: JsonObject, ctx: ComponentContext): TaskAdapter =>
@@ -234,13 +246,14 @@ const agents: Record<string, BuiltinEntry<Agent>> = {
     create(mod, options, ctx) {
       const adapter = needAdapter(ctx, 'skill-reading agent');
       const vocabulary = exported(mod, 'vocabularyFromAdapter', '@skillrl/policy-tfjs')(adapter);
-      return Promise.resolve(vocabulary).then(
-        (v) =>
+      return Promise.resolve(vocabulary).then((v) =>
+        withBackend(
           exported(
             mod,
             'createSkillReadingAgent',
             '@skillrl/policy-tfjs',
           )({ seed: ctx.seed, ...options, vocabulary: v }) as Agent,
+        ),
       );
     },
     persistence(mod) {
@@ -270,15 +283,17 @@ const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
           `adapter "${adapter.name}" has no stepVocabulary(); use "llm-editor"`,
         );
       }
-      return exported(
-        mod,
-        'createStepEditor',
-        '@skillrl/skill-generator',
-      )({
-        seed: ctx.seed,
-        ...options,
-        vocabulary: adapter.stepVocabulary(),
-      }) as SkillGenerator;
+      return withBackend(
+        exported(
+          mod,
+          'createStepEditor',
+          '@skillrl/skill-generator',
+        )({
+          seed: ctx.seed,
+          ...options,
+          vocabulary: adapter.stepVocabulary(),
+        }) as SkillGenerator,
+      );
     },
     persistence(mod) {
       return {

@@ -115,7 +115,7 @@ export async function loadSkillReadingAgent(
     for (let i = 0; i < w.length; i++) arr[i] = view.getFloat32((w.offset + i) * 4, true);
     parameters[w.name] = arr;
   }
-  return createSkillReadingAgent({
+  const agent = createSkillReadingAgent({
     vocabulary,
     config,
     parameters,
@@ -125,4 +125,7 @@ export async function loadSkillReadingAgent(
     ...(options.bindings && { bindings: options.bindings }),
     ...(options.expandActions && { expandActions: options.expandActions }),
   });
+  // Loading is asynchronous anyway: return with the backend chosen, as a resumed run's next update needs it.
+  await agent.ready();
+  return agent;
 }

@@ -7,6 +7,7 @@ import {
   type Seed,
   type Task,
 } from '@skillrl/core';
+import { type BackendInfo, ensureBackend } from '@skillrl/tensor-ops';
 import { type AgentConfig, resolveAgentConfig } from '../model/agent-config.js';
 import {
   type DecisionRecord,
@@ -101,6 +102,12 @@ export interface SkillReadingAgent extends Agent {
   setParameters(parameters: AgentParameters): void;
   /** Writes `config.json` (config + vocabulary + weight layout) and `weights.bin` (float32, little-endian). */
   save(dir: string): Promise<void>;
+  /**
+   * Resolves once the tfjs backend is chosen and active (tensor-ops' `ensureBackend`, started when the agent
+   * is created, shared by its `withSampling` views). Acting reads typed arrays; the trainer, `createTfPolicy`
+   * and a step editor beside it compute on that backend.
+   */
+  ready(): Promise<BackendInfo>;
 }
 
 interface SharedState {
@@ -109,6 +116,7 @@ interface SharedState {
   records: WeakMap<StoredDecisionRecord, DecisionRecord>;
   /** Mean embeddings of the word lists acting has scored under `parameters` (dropped when they change). */
   means: EmbeddingCache;
+  backend: Promise<BackendInfo>;
 }
 
 /**
@@ -124,7 +132,16 @@ export function createSkillReadingAgent(options: SkillReadingAgentOptions): Skil
     ? copyParameters(options.parameters)
     : initParameters(config, vocabulary.size, options.seed ?? 0);
   checkParameters(parameters, config, vocabulary.size);
-  return makeAgent({ parameters, records: new WeakMap(), means: createEmbeddingCache() }, config, options);
+  // Started here, so that whatever in the process computes with tfjs next finds the backend chosen (wasm
+  // before cpu) instead of tfjs starting its cpu backend, and its banner, at the first tensor.
+  const backend = ensureBackend();
+  // Not lost if nobody awaits it: `ready()` (and the trainer's own call) report a failure.
+  backend.catch(() => {});
+  return makeAgent(
+    { parameters, records: new WeakMap(), means: createEmbeddingCache(), backend },
+    config,
+    options,
+  );
 }
 
 function makeAgent(
@@ -256,6 +273,7 @@ function makeAgent(
       state.parameters = copyParameters(next);
     },
     save: (dir) => saveSkillReadingAgent(agent, dir),
+    ready: () => state.backend,
   };
   return agent;
 }

@@ -1,5 +1,6 @@
 import { tokenize } from '../text/tokenize.js';
 import type { Vocabulary } from '../text/vocabulary.js';
+import { RecentCache } from './recent-cache.js';
 
 /**
  * Everything needed to recompute one decision's action probabilities from the weights, without the task,
@@ -136,6 +137,25 @@ export function packCounts(
   return (((((words * w + inGoal) * w + inObservation) * w + pending) * w + inMemory) * 4 + taken) * 2 + last;
 }
 
+// Few distinct counts occur (a household candidate has at most a handful of content words), far fewer than
+// decisions: one row per code instead of one array per candidate of every decision, which lived as long as
+// the step's records and was a third of what acting allocated.
+const ROWS_KEPT = 4096;
+const rowsByCode = new RecentCache<number, readonly number[]>(ROWS_KEPT);
+
+/**
+ * The features of packed counts (`featuresOf(unpackFeatureCounts(code))`, the same numbers), one array per
+ * code shared by every record that has it: read-only.
+ */
+export function featureRowOf(code: number): number[] {
+  let row = rowsByCode.get(code);
+  if (row === undefined) {
+    row = featuresOf(unpackFeatureCounts(code));
+    rowsByCode.set(code, row);
+  }
+  return row as number[];
+}
+
 export function unpackFeatureCounts(code: number): FeatureCounts {
   const w = MAX_PACKED_WORDS + 1;
   let x = code;
@@ -203,8 +223,6 @@ export function decodeDecisionRecord(
     ...rest,
     v: 1,
     cand: value.candidates.map(idsOf),
-    feats: featureCounts
-      ? featureCounts.map((code) => featuresOf(unpackFeatureCounts(code)))
-      : (feats as number[][]),
+    feats: featureCounts ? featureCounts.map(featureRowOf) : (feats as number[][]),
   };
 }

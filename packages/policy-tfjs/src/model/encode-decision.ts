@@ -8,6 +8,7 @@ import {
   type DecisionRecord,
   FEATURE_SCALE,
   featureRow,
+  featureRowOf,
   packCounts,
   type StoredDecisionRecord,
 } from './decision-record.js';
@@ -538,10 +539,14 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
       }
       const times = Math.min(3, taken.get(a.number) ?? 0);
       const isLast = a.number === last ? 1 : 0;
-      feats[i] = featureRow(n, inGoal, inObs, pending, inMemory, times, isLast);
       const code = packCounts(n, inGoal, inObs, pending, inMemory, times, isLast);
-      if (code === undefined) packed = false;
-      else featureCounts[i] = code;
+      if (code === undefined) {
+        packed = false;
+        feats[i] = featureRow(n, inGoal, inObs, pending, inMemory, times, isLast);
+      } else {
+        featureCounts[i] = code;
+        feats[i] = featureRowOf(code);
+      }
     }
     unmark(goalWords, IN_GOAL);
     unmark(observationWords, IN_OBSERVATION);

@@ -8,6 +8,7 @@ import {
 import {
   type AggregationMode,
   type BackendChoice,
+  ensureBackend,
   initBackend,
   policyGradientStep,
 } from '@skillrl/tensor-ops';
@@ -54,7 +55,10 @@ export interface TfjsTrainerOptions {
   miniBatches?: number;
   /** Episodes that hit the step limit without finishing: train on them (default) or skip them. */
   truncated?: 'train' | 'skip';
-  /** Backend to put first (default: tensor-ops' order, tfjs-node-gpu → tfjs-node → wasm → cpu). */
+  /**
+   * Backend to put first (default: the one already chosen in this process, by the agent or the program;
+   * else tensor-ops' order, tfjs-node-gpu → tfjs-node → wasm → cpu).
+   */
   backend?: BackendChoice;
   /** Reference weights for the KL term (default: the agent's weights when the trainer is created). */
   reference?: AgentParameters;
@@ -139,7 +143,8 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
   let trainedSynced: AgentParameters | undefined;
 
   const ready = async (): Promise<tf.Optimizer> => {
-    await initBackend(options.backend ? { prefer: options.backend } : {});
+    // Without a backend of its own it takes the one the agent (or the program) chose: one choice a process.
+    await (options.backend ? initBackend({ prefer: options.backend }) : ensureBackend());
     optimizer ??= tf.train.adam(lr);
     return optimizer;
   };

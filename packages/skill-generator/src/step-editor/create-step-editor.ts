@@ -7,7 +7,7 @@ import type {
   TrainMetrics,
 } from '@skillrl/core';
 import { createRng, formatSkill, InvalidArgumentError } from '@skillrl/core';
-import { type LogProbModel, policyGradientStep } from '@skillrl/tensor-ops';
+import { type BackendInfo, ensureBackend, type LogProbModel, policyGradientStep } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
 import { summarizeHistory } from '../history/summarize-history.js';
 import { chooseBaseSkill } from './choose-base-skill.js';
@@ -99,6 +99,12 @@ export interface StepEditor extends SkillGenerator {
   ): Promise<{ step: string; probability: number }[]>;
   /** Writes weights, reference weights, optimiser state, options and vocabulary to `dir`. */
   save(dir: string): Promise<void>;
+  /**
+   * Resolves once the tfjs backend is chosen and active and the editor's tensors live there. Creating the
+   * editor starts it (tensor-ops' `ensureBackend`: the backend the process already chose, else wasm before
+   * cpu); every method that computes waits for it, so awaiting it is only needed to read the backend.
+   */
+  ready(): Promise<BackendInfo>;
   /** Frees the tensors; the editor cannot be used afterwards. */
   dispose(): void;
 }
@@ -127,7 +133,10 @@ export function createStepEditor(options: StepEditorOptions): StepEditor {
   return buildStepEditor(vocabulary, resolveStepEditorOptions(rest));
 }
 
-/** Builds an editor from checked parts; `state` restores a checkpoint. */
+/**
+ * Builds an editor from checked parts; `state` restores a checkpoint (its tensors read on the backend the
+ * loader chose).
+ */
 export async function restoreStepEditor(
   vocabulary: Record<string, string[]>,
   resolved: ResolvedStepEditorOptions,
@@ -135,6 +144,7 @@ export async function restoreStepEditor(
 ): Promise<StepEditor> {
   const editor = buildStepEditor(vocabulary, resolved, state);
   if (state.optimizer !== undefined) await editor.restoreOptimizer(state.optimizer);
+  else await editor.ready();
   return editor;
 }
 
@@ -147,6 +157,14 @@ const ADAM_POWERS: readonly string[] = ['accBeta1', 'accBeta2'];
 interface AdamInternals {
   accBeta1?: tf.Variable;
   accBeta2?: tf.Variable;
+}
+
+/** The editor's tensors: its weights, the frozen reference, Adam, and the model tensor-ops trains. */
+interface Net {
+  policy: StepWeights<tf.Variable>;
+  reference: StepWeights<tf.Tensor>;
+  optimizer: tf.Optimizer;
+  model: LogProbModel<EditorRow[]>;
 }
 
 interface InternalStepEditor extends StepEditor {
@@ -176,15 +194,15 @@ function buildStepEditor(
   const d = inputSize(spec);
   const k = opCount(index.steps.length);
   const operations = Array.from({ length: k }, (_, op) => opName(op, index));
-  const initial = state?.policy ?? initWeights(spec, createRng(opts.seed).fork('step-editor-weights'));
   const expected: Record<string, number[]> = {
     w1: [d, opts.hiddenSize],
     b1: [opts.hiddenSize],
     w2: [opts.hiddenSize, k],
     b2: [k],
   };
-  for (const name of WEIGHT_NAMES) {
-    const shape = initial[name].shape;
+  // A checkpoint's shapes are checked now (a shape is read without computing); fresh weights fit by construction.
+  for (const name of state ? WEIGHT_NAMES : []) {
+    const shape = (state as StepEditorState).policy[name].shape;
     if (shape.join(',') !== (expected[name] as number[]).join(',')) {
       throw new InvalidArgumentError(
         `checkpoint.weights.${name}`,
@@ -192,32 +210,70 @@ function buildStepEditor(
       );
     }
   }
-  const policy: StepWeights<tf.Variable> = {
-    w1: tf.variable(initial.w1, true),
-    b1: tf.variable(initial.b1, true),
-    w2: tf.variable(initial.w2, true),
-    b2: tf.variable(initial.b2, true),
-  };
-  // The frozen reference is the policy as it was created (or as the checkpoint recorded it).
-  const reference: StepWeights<tf.Tensor> = state?.reference
-    ? { ...state.reference }
-    : { w1: initial.w1.clone(), b1: initial.b1.clone(), w2: initial.w2.clone(), b2: initial.b2.clone() };
-  // Variables share the initial tensors' data (ref-counted), so the initial handles can go.
-  tf.dispose([initial.w1, initial.b1, initial.w2, initial.b2]);
-  const optimizer = tf.train.adam(opts.learningRate);
+  const weightsRng = createRng(opts.seed).fork('step-editor-weights');
   let updates = state?.updates ?? 0;
   let disposed = false;
 
-  const adamPowers = (): { name: string; tensor: tf.Tensor }[] => {
+  // The tensors are made once the backend is chosen: made at once, they would start tfjs's cpu backend.
+  const buildNet = (): Net => {
+    const initial = state?.policy ?? initWeights(spec, weightsRng);
+    const policy: StepWeights<tf.Variable> = {
+      w1: tf.variable(initial.w1, true),
+      b1: tf.variable(initial.b1, true),
+      w2: tf.variable(initial.w2, true),
+      b2: tf.variable(initial.b2, true),
+    };
+    // The frozen reference is the policy as it was created (or as the checkpoint recorded it).
+    const reference: StepWeights<tf.Tensor> = state?.reference
+      ? { ...state.reference }
+      : { w1: initial.w1.clone(), b1: initial.b1.clone(), w2: initial.w2.clone(), b2: initial.b2.clone() };
+    // Variables share the initial tensors' data (ref-counted), so the initial handles can go.
+    tf.dispose([initial.w1, initial.b1, initial.w2, initial.b2]);
+    return {
+      policy,
+      reference,
+      optimizer: tf.train.adam(opts.learningRate),
+      model: {
+        trainableVariables: [policy.w1, policy.b1, policy.w2, policy.b2],
+        logProbs: (rows) => sequenceLogProbs(spec, policy, rows),
+      },
+    };
+  };
+  let net: Net | undefined;
+  const disposeNet = (): void => {
+    if (net !== undefined) {
+      tf.dispose([...Object.values(net.policy), ...Object.values(net.reference)]);
+      net.optimizer.dispose();
+      net = undefined;
+    } else if (state !== undefined) {
+      // Disposed before the backend was ready: the checkpoint's tensors were never taken over.
+      tf.dispose([...Object.values(state.policy), ...Object.values(state.reference)]);
+    }
+  };
+  const backend = ensureBackend().then((info) => {
+    if (!disposed) net = buildNet();
+    return info;
+  });
+  // Not lost if nobody awaits it: `ready()` and every computing method report a failure.
+  backend.catch(() => {});
+
+  const alive = (): void => {
+    if (disposed) throw new InvalidArgumentError('editor', 'this step editor was disposed');
+  };
+  /** The editor's tensors, once the backend is ready. */
+  const use = async (): Promise<Net> => {
+    alive();
+    await backend;
+    alive();
+    return net as Net;
+  };
+
+  const adamPowers = (optimizer: tf.Optimizer): { name: string; tensor: tf.Tensor }[] => {
     const internals = optimizer as unknown as AdamInternals;
     return ADAM_POWERS.flatMap((name) => {
       const v = internals[name as 'accBeta1' | 'accBeta2'];
       return v === undefined ? [] : [{ name, tensor: v.clone() }];
     });
-  };
-
-  const alive = (): void => {
-    if (disposed) throw new InvalidArgumentError('editor', 'this step editor was disposed');
   };
 
   const encode = (context: SkillGenerationContext): { ctx: Float32Array; source: string[] } => {
@@ -261,10 +317,6 @@ function buildStepEditor(
     return state;
   };
 
-  const model: LogProbModel<EditorRow[]> = {
-    trainableVariables: [policy.w1, policy.b1, policy.w2, policy.b2],
-    logProbs: (rows) => sequenceLogProbs(spec, policy, rows),
-  };
 
   const rowOf = (candidate: SkillCandidate, i: number): EditorRow => {
     const info = (candidate?.info as { stepEditor?: StepCandidateInfo } | undefined)?.stepEditor;
@@ -329,6 +381,7 @@ function buildStepEditor(
         throw new InvalidArgumentError('n', `expected an integer >= 1 candidates, got ${n}`);
       }
       context?.signal?.throwIfAborted();
+      const { policy } = await use();
       const { ctx, source } = encode(context);
       const family = context.task.family;
       const seed = context.seed ?? opts.seed;
@@ -437,6 +490,7 @@ function buildStepEditor(
         return a;
       });
       const rows = candidates.map(rowOf);
+      const { reference, model, optimizer } = await use();
       const t = batchLength(rows);
       const pad = (values: readonly number[]) => Array.from({ length: t }, (_, j) => values[j] ?? 0);
       const mask = rows.map((r) => pad(r.tokens.map(() => 1)));
@@ -476,6 +530,7 @@ function buildStepEditor(
     async score(candidates) {
       alive();
       const rows = candidates.map(rowOf);
+      const { policy } = await use();
       return rowLogProbs(policy, rows).map((lp) => ({
         logProbs: lp,
         logProb: lp.reduce((s, x) => s + x, 0),
@@ -484,6 +539,7 @@ function buildStepEditor(
 
     async nextStepDistribution(context, prefix = []) {
       alive();
+      const { policy } = await use();
       const { ctx, source } = encode(context);
       const family = context.task.family;
       const ids = prefix.map((name, i) => {
@@ -512,8 +568,8 @@ function buildStepEditor(
     },
 
     async save(dir) {
-      alive();
-      const optimizerWeights = [...(await optimizer.getWeights()), ...adamPowers()];
+      const { policy, reference, optimizer } = await use();
+      const optimizerWeights = [...(await optimizer.getWeights()), ...adamPowers(optimizer)];
       try {
         await writeStepEditorCheckpoint(dir, {
           options: opts,
@@ -531,6 +587,7 @@ function buildStepEditor(
     },
 
     async restoreOptimizer(all) {
+      const { optimizer } = await use();
       const weights = all.filter((w) => !ADAM_POWERS.includes(w.name));
       await optimizer.setWeights(weights);
       const internals = optimizer as unknown as AdamInternals;
@@ -544,11 +601,12 @@ function buildStepEditor(
       tf.dispose(weights.map((w) => w.tensor));
     },
 
+    ready: () => backend,
+
     dispose() {
       if (disposed) return;
       disposed = true;
-      tf.dispose([...Object.values(policy), ...Object.values(reference)]);
-      optimizer.dispose();
+      disposeNet();
     },
   };
   return editor;

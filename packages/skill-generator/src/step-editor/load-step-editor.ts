@@ -1,3 +1,4 @@
+import { ensureBackend } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
 import { restoreStepEditor, type StepEditor } from './create-step-editor.js';
 import { readStepEditorCheckpoint } from './step-editor-checkpoint.js';
@@ -8,6 +9,9 @@ import { checkVocabulary, resolveStepEditorOptions } from './step-editor-options
  * weights and Adam state, so probabilities, proposals and the next update equal the saved editor's.
  */
 export async function loadStepEditor(dir: string): Promise<StepEditor> {
+  // The checkpoint's tensors are made on the backend the editor will compute on (and not on tfjs's cpu
+  // backend, started by a first tensor with none chosen).
+  await ensureBackend();
   const { config, policy, reference, optimizer } = await readStepEditorCheckpoint(dir);
   try {
     const vocabulary = checkVocabulary(config.vocabulary);

@@ -208,3 +208,8 @@ export async function initBackend(options: InitBackendOptions = {}): Promise<Bac
     return result;
   }
 }
+
+/** The answer of the latest `initBackend` call (pending, or settled), if any: for `ensureBackend`. */
+export function latestBackendChoice(): Promise<BackendInfo> | undefined {
+  return last?.result;
+}
