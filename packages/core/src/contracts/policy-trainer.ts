@@ -14,6 +14,11 @@ export interface TrainBatch {
 
 /** In-process tfjs training, or an exporter that writes the batch for an external trainer. */
 export interface PolicyTrainer {
+  /**
+   * One update. Of the metrics it returns, the run's no-signal guard reads three, when present: `grad_norm`
+   * (the gradient's norm before clipping), `episodes` (trajectories trained) and `datums` (datums sent to a
+   * remote trainer); any of them 0 marks an update that moved nothing.
+   */
   update(batch: TrainBatch): Promise<TrainMetrics>;
   /**
    * Whether `update` changes the policy the agent acts with. `false` for a trainer that only hands batches

@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { createSkillcCurriculum } from '../skillc-curriculum.js';
 import { planSkillcStep } from './plan-skillc-step.js';
 import { runSkillcStep, type SkillcStepPorts, skillcValidationDue } from './run-skillc-step.js';
+import { zeroUpdate } from './step-signal.js';
 
 const families = ['heat', 'cool'];
 const skill = (family: string): Skill => ({
@@ -309,5 +310,15 @@ describe('runSkillcStep: signal and dynamic sampling', () => {
       ),
     ).rejects.toThrow(/dynamicSampling\.maxBatches/);
     expect(plans).toEqual([]);
+  });
+});
+
+describe('zeroUpdate', () => {
+  it('reads a zero gradient norm, no episode trained or no datum sent; nothing reported is not zero', () => {
+    expect(zeroUpdate({ grad_norm: 0 })).toBe(true);
+    expect(zeroUpdate({ episodes: 0, grad_norm: 0.2 })).toBe(true);
+    expect(zeroUpdate({ datums: 0, skipped: 1 })).toBe(true);
+    expect(zeroUpdate({ grad_norm: 1e-9, episodes: 4 })).toBe(false);
+    expect(zeroUpdate({ loss: 0 })).toBe(false);
   });
 });

@@ -42,14 +42,14 @@ export function groupsByTask(runs: readonly Trajectory[]): Trajectory[][] {
 }
 
 /**
- * Whether an update moved nothing, by the metrics trainers report: `grad_norm` of 0 (the norm before
- * clipping: the tfjs trainer and any trainer that reports it), or `episodes` of 0 (nothing was trained). A
- * trainer that reports neither is never judged to have made a zero update.
+ * Whether an update moved nothing, by the metrics trainers report (`PolicyTrainer` in core names them):
+ * `grad_norm` of 0 (the norm before clipping: the tfjs trainer), `episodes` of 0 (nothing was trained), or
+ * `datums` of 0 (the Tinker trainer sends no datum when every advantage is 0: its LoRA cannot move). A
+ * trainer that reports none of them is never judged to have made a zero update.
  */
 export function zeroUpdate(metrics: TrainMetrics): boolean {
-  const norm = metrics.grad_norm;
-  const episodes = metrics.episodes;
-  return (typeof norm === 'number' && norm === 0) || (typeof episodes === 'number' && episodes === 0);
+  const zero = (value: unknown) => typeof value === 'number' && value === 0;
+  return zero(metrics.grad_norm) || zero(metrics.episodes) || zero(metrics.datums);
 }
 
 /**

@@ -33,10 +33,11 @@ export function generationSignal(
   counts: Omit<GenerationSignal, 'zeroUpdate' | 'void'>,
   trainMetrics: Record<string, number> | undefined,
 ): GenerationSignal {
-  const norm = trainMetrics?.grad_norm;
-  const trained = trainMetrics?.episodes ?? trainMetrics?.candidates;
+  // The metrics trainers report (core's `PolicyTrainer`): a zero gradient norm, or nothing trained.
+  const zero = (value: unknown) => typeof value === 'number' && value === 0;
   const zeroUpdate =
-    trainMetrics !== undefined && ((typeof norm === 'number' && norm === 0) || trained === 0);
+    trainMetrics !== undefined &&
+    (zero(trainMetrics.grad_norm) || zero(trainMetrics.episodes) || zero(trainMetrics.datums));
   const signal: GenerationSignal = { ...counts, zeroUpdate };
   if (counts.groups === 0) {
     signal.void =
