@@ -106,6 +106,15 @@ function eventKey(event: RunEvent): string | undefined {
 const reusable = (t: Trajectory | undefined): t is Trajectory => t !== undefined && t.error?.code !== 'model';
 
 /**
+ * A key this process appended to a keyed stream, its record not kept in memory: a run appends an advantages
+ * record (a row per rollout) every unit, and holding them all grew a 400-step run's heap, and V8's heap
+ * limit several times over, with its length. `readKeyed` reads such a record back from the stream.
+ */
+const APPENDED: unique symbol = Symbol('appended');
+/** Keyed streams whose records this process keeps whole: `rolloutAccount` sums units.jsonl's (small). */
+const KEPT_WHOLE: ReadonlySet<string> = new Set(['units']);
+
+/**
  * One run directory in use: events and rollouts appended as they happen, checkpoints at unit boundaries
  * (the newest `store.keepCheckpoints` kept), the error budget (`health`) watching every call, and — after a
  * crash — the records already on disk, so a resumed unit reuses every rollout it had finished and no event
@@ -120,7 +129,7 @@ export class RunSession {
   private storedOutcomes: Map<string, { passed: boolean; generation?: number }> | undefined;
   private storedIndex: LatestRecords | undefined;
   private readonly hadRollouts: boolean;
-  private readonly keyed = new Map<string, Map<string, JsonObject>>();
+  private readonly keyed = new Map<string, Map<string, JsonObject | typeof APPENDED>>();
   private progress: RunProgress = { done: 0, total: 0, reused: 0, successRate: 0, phase: '' };
   private successes = 0;
   private readonly budget: ErrorBudget;
@@ -412,6 +421,7 @@ export class RunSession {
   rolloutAccount(): RolloutAccount {
     const account: RolloutAccount = { rollouts: 0, errored: 0, rerun: 0, units: {} };
     for (const r of this.keyedRecords('units').values()) {
+      if (r === APPENDED) continue; // never: units.jsonl is kept whole
       const unit = { rollouts: Number(r.rollouts), errored: Number(r.errored), rerun: Number(r.rerun) };
       account.rollouts += unit.rollouts;
       account.errored += unit.errored;
@@ -533,15 +543,18 @@ export class RunSession {
     if (keys.has(key)) return;
     const full = { key, ...record };
     this.store.append(stream, full);
-    keys.set(key, full);
+    keys.set(key, KEPT_WHOLE.has(stream) ? full : APPENDED);
   }
 
   /** The record appended under `key`, if any. */
   readKeyed<T>(stream: string, key: string): T | undefined {
-    return this.keyedRecords(stream).get(key) as T | undefined;
+    const record = this.keyedRecords(stream).get(key);
+    if (record !== APPENDED) return record as T | undefined;
+    for (const r of this.store.iterate<JsonObject>(stream)) if (String(r.key) === key) return r as T;
+    return undefined;
   }
 
-  private keyedRecords(stream: string): Map<string, JsonObject> {
+  private keyedRecords(stream: string): Map<string, JsonObject | typeof APPENDED> {
     let keys = this.keyed.get(stream);
     if (!keys) {
       keys = new Map();

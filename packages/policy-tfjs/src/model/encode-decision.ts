@@ -208,10 +208,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     }
   };
   const clauses = new RecentCache<string, SkillClause[]>(SKILL_LISTS_KEPT);
-  const skillClausesBy = new WeakMap<
-    Skill,
-    RecentCache<string, { body: string; clauses: SkillClause[] }>
-  >();
+  const skillClausesBy = new WeakMap<Skill, RecentCache<string, { body: string; clauses: SkillClause[] }>>();
   // Weak: a clause list's similarities go with the list, once neither cache above holds it.
   const clauseInfos = new WeakMap<SkillClause[], ClauseInfo>();
   const goals = new RecentCache<string, GoalInfo>(GOALS_KEPT);

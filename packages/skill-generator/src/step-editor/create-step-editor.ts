@@ -317,7 +317,6 @@ function buildStepEditor(
     return state;
   };
 
-
   const rowOf = (candidate: SkillCandidate, i: number): EditorRow => {
     const info = (candidate?.info as { stepEditor?: StepCandidateInfo } | undefined)?.stepEditor;
     if (info === undefined || !Array.isArray(info.source) || !Array.isArray(info.context)) {

@@ -1,5 +1,10 @@
 import * as tf from '@tensorflow/tfjs';
-import { type BackendInfo, type InitBackendOptions, initBackend, latestBackendChoice } from './init-backend.js';
+import {
+  type BackendInfo,
+  type InitBackendOptions,
+  initBackend,
+  latestBackendChoice,
+} from './init-backend.js';
 
 /**
  * The backend `initBackend` chose, while it is still the active one; otherwise `initBackend(options)`.
