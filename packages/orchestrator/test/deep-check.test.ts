@@ -304,7 +304,12 @@ function llmOnlyInstall(): { dir: string; cli: string } {
     symlinkSync(join(PACKAGES, name), join(nm, '@skillrl', name), 'dir');
   }
   const from = join(PACKAGES, 'orchestrator', 'node_modules');
-  for (const dep of ['cli-progress', 'commander', 'create-skillrl', 'import-meta-resolve', 'yaml']) {
+  // Every third-party dependency the published orchestrator declares, as npm would install it.
+  const declared = JSON.parse(readFileSync(join(PACKAGES, 'orchestrator', 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  for (const dep of Object.keys(declared.dependencies).filter((d) => !d.startsWith('@skillrl/'))) {
+    mkdirSync(dirname(join(nm, dep)), { recursive: true });
     symlinkSync(realpathSync(join(from, dep)), join(nm, dep), 'dir');
   }
   write(

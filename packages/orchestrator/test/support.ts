@@ -75,6 +75,8 @@ export function evolveConfig(overrides: Record<string, unknown> = {}, evolve: Re
     agent: plannerAgent(),
     concurrency: 4,
     maxSteps: 20,
+    // Sized for speed, not learning (see internalizeConfig): the no-signal guard is off here.
+    health: { voidUnits: 0 },
     evolve: {
       mode: 'grpo',
       generations: 2,

@@ -64,12 +64,15 @@ function startWorker(url: string, queue: string) {
         }
       }, 20);
     });
+  const ready = until(() => out.includes('listening on queue'));
+  // A worker that never listens (Redis refused) and is then stopped rejects this; tests that wait on it see it.
+  ready.catch(() => {});
   return {
     child,
     run,
     stdout: () => out,
     stderr: () => err,
-    ready: until(() => out.includes('listening on queue')),
+    ready,
     until,
   };
 }
