@@ -139,7 +139,8 @@ describe('the no-signal guard on Skill-R1', () => {
     const config = writeConfig(
       dir,
       evolveConfig(
-        { name: 'echo' },
+        // The fixture's default (guard off) replaced by the guard's own default.
+        { name: 'echo', health: { voidUnits: 3 } },
         {
           generations: 5,
           mode: 'inference',

@@ -26,6 +26,11 @@ export interface AgentContext {
    * its request and tells the model `notice`; a tool call made here is never graded as the answer.
    */
   toolBudget?: ToolBudget;
+  /**
+   * The episode's id (the trajectory's), the same on every decision of one episode: an agent that runs a
+   * whole episode elsewhere (a program behind a proxy) keys its per-episode state by it.
+   */
+  episodeId?: string;
 }
 
 /** A spent tool budget (`AgentContext.toolBudget`). */
@@ -48,10 +53,32 @@ export interface AgentAction {
   logProb?: number;
   usage?: Usage;
   info?: Record<string, unknown>;
+  /**
+   * The agent ended the episode without another action (a program that exited, or submitted after its
+   * last step): the runner takes no step and verifies the episode as it stands. `action` is ignored.
+   */
+  end?: boolean;
+}
+
+/** How an episode ended, told to the agent that played it (`Agent.endEpisode`). */
+export interface EpisodeEnd {
+  episodeId: string;
+  /** The last observation: what the environment answered to the last action. */
+  observation: string;
+  /** The environment said the episode is over (not only the step limit, an error or the agent's `end`). */
+  done: boolean;
+  /** Set when the episode could not finish. */
+  error?: { code: string; message: string };
 }
 
 /** The task model. */
 export interface Agent {
   readonly name?: string;
   act(context: AgentContext): Promise<AgentAction>;
+  /**
+   * Called once when an episode this agent played ends, whatever ended it (before the environment is
+   * closed). Optional: an agent that keeps per-episode state (a running program, an open session) releases
+   * it here. A throw is ignored: it never changes the trajectory.
+   */
+  endEpisode?(end: EpisodeEnd): void | Promise<void>;
 }

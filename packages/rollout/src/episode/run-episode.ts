@@ -127,9 +127,9 @@ async function playEpisode(options: RunEpisodeOptions): Promise<Trajectory> {
     if (signal?.aborted) throw signal.reason;
   };
 
+  let observation = '';
   try {
     checkAbort();
-    let observation: string;
     try {
       observation = await env.reset();
     } catch (e) {
@@ -154,6 +154,7 @@ async function playEpisode(options: RunEpisodeOptions): Promise<Trajectory> {
           history: steps,
           stepIndex: index,
           seed: rng.seedFor(index),
+          episodeId: id,
         };
         if (condition === 1 && skill) context.skill = skill;
         if (admissible) context.admissibleActions = admissible;
@@ -164,6 +165,11 @@ async function playEpisode(options: RunEpisodeOptions): Promise<Trajectory> {
       } catch (e) {
         checkAbort();
         throw Object.assign(new Error('act'), { rollout: errorOf('model', e) });
+      }
+      if (action.end) {
+        // The agent ended the episode (a program that exited or submitted): no step, verified as it stands.
+        usage = addUsage(usage, action.usage);
+        break;
       }
       // GiGPO's anchor state: the environment's key for the state acted from, kept when it is not the text.
       let stateKey: string | undefined;
@@ -249,6 +255,19 @@ async function playEpisode(options: RunEpisodeOptions): Promise<Trajectory> {
     if (!rollout) throw e;
     error = rollout;
   } finally {
+    if (agent.endEpisode) {
+      try {
+        const last = steps.at(-1);
+        await agent.endEpisode({
+          episodeId: id,
+          observation,
+          done: last?.done === true,
+          ...(error ? { error } : {}),
+        });
+      } catch {
+        // The agent's own cleanup never changes the trajectory.
+      }
+    }
     try {
       await env.close?.();
     } catch {
