@@ -59,6 +59,47 @@ const reached: Verifier = {
 };
 
 describe('runEpisode', () => {
+  it('an agent that ends the episode takes no step; endEpisode hears once how it ended, with the episode id', async () => {
+    const ends: unknown[] = [];
+    const ids = new Set<string | undefined>();
+    const agent = {
+      act: async (context: AgentContext) => {
+        ids.add(context.episodeId);
+        return context.stepIndex < 2 ? { action: 'increment' } : { action: 'ignored', end: true };
+      },
+      endEpisode: (end: unknown) => {
+        ends.push(end);
+      },
+    };
+    const env = counterEnv();
+    const t = await runEpisode({ agent, env, task, verifier: reached, id: 'ep-end' });
+    expect(env.stepped).toEqual(['increment', 'increment']);
+    expect(t.steps).toHaveLength(2);
+    expect(t.verdict.passed).toBe(false);
+    expect(t.error).toBeUndefined();
+    expect([...ids]).toEqual(['ep-end']);
+    expect(ends).toEqual([{ episodeId: 'ep-end', observation: 'Current: 2', done: false }]);
+    // Done by the environment; a throwing endEpisode changes nothing.
+    const done: unknown[] = [];
+    const winner = {
+      act: async () => ({ action: 'increment' }),
+      endEpisode: (end: unknown) => {
+        done.push(end);
+        throw new Error('cleanup failed');
+      },
+    };
+    const won = await runEpisode({ agent: winner, env: counterEnv(), task, verifier: reached, id: 'won' });
+    expect(won.verdict.passed).toBe(true);
+    expect(done).toEqual([{ episodeId: 'won', observation: 'Current: 3', done: true }]);
+    // An episode that errored tells the agent why.
+    const failed: { error?: { code: string } }[] = [];
+    const crashy = {
+      act: async () => ({ action: 'increment' }),
+      endEpisode: (e: { error?: { code: string } }) => void failed.push(e),
+    };
+    await runEpisode({ agent: crashy, env: counterEnv(6, 2), task, verifier: reached, id: 'crash' });
+    expect(failed[0]?.error?.code).toBe('environment');
+  });
   it("records the skill's hash, hashed again when the same skill object is edited", async () => {
     const agent = { act: async () => ({ action: 'increment' }) };
     const own: Skill = { ...skill };
