@@ -5,6 +5,10 @@
 
 // The OpenAI-compatible agent: text or tool-calling mode, load-balanced endpoints, log-probs.
 export { createHttpFetch, type HttpFetch, type HttpFetchOptions } from './agent/http-fetch.js';
+// Pieces a recording proxy in front of the endpoints reuses (@skillrl/agent-proxy): the least-in-flight pool
+// of equivalent endpoints and the token ids / log-probs of a completion choice.
+export { createEndpointPool, type Endpoint, type EndpointPool } from './agent/endpoint-pool.js';
+export { extractTokens, type TokenData } from './agent/extract-tokens.js';
 export { ACT_TOOL, buildTools, type DecodedToolCall, decodeToolCall } from './agent/action-tools.js';
 export {
   createOpenAIAgent,
@@ -96,7 +100,14 @@ export { UnknownOptionError } from './options/unknown-option-error.js';
 export { ModelCallError } from './resilience/model-call-error.js';
 export { NoChoiceError } from './resilience/no-choice-error.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './resilience/rate-limiter.js';
-export { isRetryable, type RetryOptions, retryAfterMs } from './resilience/retry-policy.js';
+export {
+  isRetryable,
+  type ResolvedRetryOptions,
+  type RetryOptions,
+  resolveRetryOptions,
+  retryAfterMs,
+  retryDelay,
+} from './resilience/retry-policy.js';
 export type { RetryEvent } from './resilience/with-retries.js';
 
 // Usage and cost accounting.

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
+import { delimiter, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import type {
   AdvantageEstimator,
   Agent,
@@ -10,7 +10,7 @@ import type {
 } from '@skillrl/core';
 import { InvalidArgumentError, MissingFieldError, registerSecret } from '@skillrl/core';
 import type { ComponentContext, ComponentKind, Persistence } from './component-types.js';
-import { importBuiltin, type ModuleNamespace } from './import-package.js';
+import { importBuiltin, importFromConfig, type ModuleNamespace } from './import-package.js';
 
 type Fn = (...args: unknown[]) => unknown;
 
@@ -47,6 +47,15 @@ export interface BuiltinEntry<T> {
   ): Promise<{ path: string; message: string }[]>;
   /** A trainer that updates no policy (`external`): the agent beside it is not trained by the run. */
   updatesNoPolicy?: boolean;
+  /**
+   * `skillrl check` only, after every other check passed: what the component needs at run time is there
+   * (a program agent's proxy and MCP server start, its upstream answers). Never called by a run.
+   */
+  probe?(
+    mod: ModuleNamespace,
+    options: JsonObject,
+    configPath: string,
+  ): Promise<{ path: string; message: string }[]>;
 }
 
 /**
@@ -239,6 +248,34 @@ const agents: Record<string, BuiltinEntry<Agent>> = {
     checkPackageOptions: (options, configPath, use) =>
       packageOptionCheck(TINKER, 'checkTinkerAgentOptions', options, '$.agent.options', configPath, use),
   },
+  program: {
+    package: '@skillrl/agent-proxy',
+    describe:
+      'any program as the task model (agent: { program: { command | package, cwd, env, timeoutMs, concurrency, upstream, injectSkill } }): run per episode behind a recording OpenAI-compatible proxy, the task served over MCP',
+    async create(mod, options, ctx) {
+      return exported(
+        mod,
+        'createProgramAgent',
+        '@skillrl/agent-proxy',
+      )(await programOptions(options, ctx.configPath)) as Agent;
+    },
+    checkOptions: (options, configPath) => checkProgramFiles(options, configPath),
+    checkPackageOptions: (options, configPath, use) =>
+      packageOptionCheck(
+        '@skillrl/agent-proxy',
+        'checkProgramAgentOptions',
+        options,
+        '$.agent.program',
+        configPath,
+        use,
+      ),
+    // `skillrl check` only: the proxy and the MCP server start here, and the upstream answers.
+    async probe(mod, options, configPath) {
+      const probe = mod.probeProgramAgent;
+      if (typeof probe !== 'function') return [];
+      return (await probe(await programOptions(options, configPath))) as { path: string; message: string }[];
+    },
+  },
   'skill-reading': {
     package: '@skillrl/policy-tfjs',
     peers: ['@skillrl/tensor-ops', '@tensorflow/tfjs'],
@@ -268,6 +305,103 @@ const agents: Record<string, BuiltinEntry<Agent>> = {
     },
   },
 };
+
+/**
+ * The files `agent.program` names: its `cwd` exists, and its command's program is a file there (a path) or
+ * on PATH (a bare name), as the operating system will look for it.
+ */
+function checkProgramFiles(options: JsonObject, configPath: string): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  const base = dirname(configPath);
+  const cwd = typeof options.cwd === 'string' ? resolvePath(base, options.cwd) : base;
+  if (!existsSync(cwd)) {
+    issues.push({ path: '$.agent.program.cwd', message: `${cwd} does not exist` });
+    return issues;
+  }
+  const command = options.command;
+  if (!Array.isArray(command) || typeof command[0] !== 'string' || command[0] === '') return issues;
+  const program = command[0];
+  if (program.includes('/')) {
+    const file = resolvePath(cwd, program);
+    if (!existsSync(file)) {
+      issues.push({
+        path: '$.agent.program.command',
+        message: `${file} does not exist (paths are read from agent.program.cwd, default the config's folder)`,
+      });
+    }
+  } else {
+    const dirs = (process.env.PATH ?? '').split(delimiter).filter(Boolean);
+    if (!dirs.some((d) => existsSync(join(d, program)))) {
+      issues.push({
+        path: '$.agent.program.command',
+        message: `"${program}" is not on PATH; give its path, or install it`,
+      });
+    }
+  }
+  for (const arg of command.slice(1)) {
+    // A script argument next to the config (agent.py, agent.mjs) that is missing is the common mistake.
+    if (typeof arg === 'string' && /\.(m?js|cjs|py|ts|rb|sh)$/.test(arg) && !arg.startsWith('-')) {
+      const file = resolvePath(cwd, arg);
+      if (!existsSync(file)) {
+        issues.push({
+          path: '$.agent.program.command',
+          message: `${file} does not exist (read from agent.program.cwd, default the config's folder)`,
+        });
+      }
+    }
+  }
+  return issues;
+}
+
+/**
+ * `agent.program` as `createProgramAgent` takes it: `cwd` read from the config's folder, the module form
+ * (`package`, `export`) imported like any plugin, the upstream's key checked and registered as a secret (the
+ * proxy reads it from the variable; the program never sees it).
+ */
+async function programOptions(options: JsonObject, configPath: string): Promise<Record<string, unknown>> {
+  const { package: specifier, export: exportName, cwd, upstream, ...rest } = options;
+  const out: Record<string, unknown> = { ...rest };
+  const base = dirname(configPath);
+  out.cwd = typeof cwd === 'string' ? (isAbsolute(cwd) ? cwd : resolvePath(base, cwd)) : base;
+  if (upstream === null || typeof upstream !== 'object' || Array.isArray(upstream)) {
+    throw new MissingFieldError('agent.program', 'upstream');
+  }
+  const up = upstream as JsonObject;
+  if (typeof up.model !== 'string') throw new MissingFieldError('agent.program.upstream', 'model');
+  const apiKeyEnv = typeof up.apiKeyEnv === 'string' ? up.apiKeyEnv : undefined;
+  if (apiKeyEnv !== undefined) {
+    const key = process.env[apiKeyEnv];
+    if (key === undefined || key === '') {
+      throw new InvalidArgumentError(
+        'agent.program.upstream.apiKeyEnv',
+        `the environment variable ${apiKeyEnv} is not set`,
+      );
+    }
+    registerSecret(key);
+  } else if (process.env.OPENAI_API_KEY) {
+    registerSecret(process.env.OPENAI_API_KEY);
+  }
+  out.upstream = up;
+  if (typeof specifier === 'string') {
+    if (out.command !== undefined) {
+      throw new InvalidArgumentError(
+        'agent.program',
+        'give command (an executable) or package (a module function), not both',
+      );
+    }
+    const mod = await importFromConfig(specifier, configPath, 'agent.program.package');
+    const name = typeof exportName === 'string' ? exportName : undefined;
+    const fn = name ? mod[name] : (mod.run ?? mod.default);
+    if (typeof fn !== 'function') {
+      throw new InvalidArgumentError(
+        name ? 'agent.program.export' : 'agent.program.package',
+        `${specifier} exports no function ${name ? `"${name}"` : '"run" or default'}: export run(task, ctx) => Promise<answer>`,
+      );
+    }
+    out.run = fn;
+  }
+  return out;
+}
 
 const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
   'step-editor': {

@@ -5,7 +5,7 @@ import { checkEstimatorOverrides } from '../config/check-estimator-overrides.js'
 import { retirementWarnings } from '../config/check-retirement.js';
 import type { LoadedConfig, RunConfig } from '../config/config-types.js';
 import { checkConfig, checkConfigSchema, readConfigFile } from '../config/load-config.js';
-import { BUILTIN_COMPONENTS, type ComponentUse } from './builtin-components.js';
+import { BUILTIN_COMPONENTS, type ComponentUse, importEntry } from './builtin-components.js';
 import type { ComponentContext, ComponentKind } from './component-types.js';
 import { findBuiltin, findBuiltinPeers, importFromConfig, resolvePlugin } from './import-package.js';
 import { listExports, shapeProblem } from './plugin-shape.js';
@@ -91,6 +91,15 @@ async function checkBuiltin(
   ];
   if (problems.length > 0)
     return { source, resolved: entry.package, error: new ValidationError('config', problems) };
+  if (entry.probe) {
+    try {
+      const found = await entry.probe(await importEntry(entry, kind, name, configPath), options, configPath);
+      if (found.length > 0)
+        return { source, resolved: entry.package, error: new ValidationError('config', found) };
+    } catch (error) {
+      return { source, resolved: entry.package, error };
+    }
+  }
   return { source, resolved: entry.package };
 }
 

@@ -48,7 +48,15 @@ export const configSchema = {
     tasks: taskSelection,
     agent: {
       ...componentSpec,
-      description: `${componentSpec.description} Built in: openai, skill-reading, tinker (options: baseModel, tokenizer, baseURL, apiKeyEnv, loraRank, maxTokens, …).`,
+      description: `${componentSpec.description} Built in: openai, skill-reading, tinker (options: baseModel, tokenizer, baseURL, apiKeyEnv, loraRank, maxTokens, …), program (any program as the task model; short form { program: { command, upstream, … } }).`,
+      properties: {
+        ...componentSpec.properties,
+        program: {
+          type: 'object',
+          description:
+            'Any program as the task model, run once per episode: { command: [argv] | package (a module exporting run(task, ctx)), export?, cwd?, env?, timeoutMs?, concurrency?, graceMs?, injectSkill?: system | none, upstream: { model, baseURL | baseURLs, apiKeyEnv, timeoutMs, retry, concurrency, requestsPerMinute, tokensPerMinute, extraBody } }.',
+        },
+      },
     },
     estimator: componentSpec,
     concurrency: positiveInt,

@@ -10,8 +10,23 @@ import type { LoadedConfig, RunConfig } from './config-types.js';
 // Compiled once, with core's path-naming messages (the same wording as every other skillrl error).
 const configChecker = compileSchema<RunConfig>(configSchema, 'config');
 
+/**
+ * `agent: { program: {...} }` is the program agent's short form: the same as
+ * `agent: { name: program, options: {...} }`. Anything else is returned as it is.
+ */
+export function normalizeConfig(value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const agent = (value as { agent?: unknown }).agent;
+  if (agent === null || typeof agent !== 'object' || Array.isArray(agent) || !('program' in agent))
+    return value;
+  const { program, ...rest } = agent as Record<string, unknown>;
+  if (Object.keys(rest).length > 0) return value; // the schema names the extra fields
+  return { ...(value as object), agent: { name: 'program', options: program } };
+}
+
 /** Every problem with a parsed config, by JSON path: schema first, then the checks a schema cannot express. */
-export function checkConfig(value: unknown): ValidationIssue[] {
+export function checkConfig(input: unknown): ValidationIssue[] {
+  const value = normalizeConfig(input);
   const issues: ValidationIssue[] = configChecker.check(value);
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     issues.push(...checkConfigSemantics(value as Partial<RunConfig>));
@@ -27,7 +42,8 @@ export function checkConfig(value: unknown): ValidationIssue[] {
 }
 
 /** Throws a `ValidationError` listing every problem by path, or returns the config typed. */
-export function parseConfig(value: unknown): RunConfig {
+export function parseConfig(input: unknown): RunConfig {
+  const value = normalizeConfig(input);
   const issues = checkConfig(value);
   if (issues.length > 0) throw new ValidationError('config', issues);
   return value as RunConfig;
@@ -35,7 +51,7 @@ export function parseConfig(value: unknown): RunConfig {
 
 /** The JSON Schema's problems alone: a config without them has the types every later check relies on. */
 export function checkConfigSchema(value: unknown): ValidationIssue[] {
-  return configChecker.check(value);
+  return configChecker.check(normalizeConfig(value));
 }
 
 /** Reads and parses a YAML or JSON config file (YAML is a superset of JSON), without validating it. */
@@ -60,7 +76,7 @@ export function readConfigFile(file: string): { path: string; value: unknown } {
       },
     );
   }
-  return { path, value };
+  return { path, value: normalizeConfig(value) };
 }
 
 /** Reads a YAML or JSON config file and validates it before anything runs. */

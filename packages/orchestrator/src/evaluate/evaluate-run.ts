@@ -9,7 +9,7 @@ import { parseConfig } from '../config/load-config.js';
 import { replayBatch } from '../internalize/replay-batch.js';
 import { checkDamagedRecords } from '../run/damaged-records.js';
 import type { CheckpointValue } from '../run/run-session.js';
-import { setupBasics } from '../run/setup-run.js';
+import { releaseAgent, setupBasics } from '../run/setup-run.js';
 import { type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';
 import { type EvaluationTasks, evaluationTasks } from './evaluation-tasks.js';
 import { trainingSkills } from './training-skills.js';
@@ -121,36 +121,40 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
 
   const configPath = manifest.configPath;
   const basics = await setupBasics(config, configPath);
-  const agent = await trainedAgent(config, basics, checkpoint, dir, advantages, frozen);
-  const skills = await trainingSkills(basics.adapter.value, config, configPath);
-  const chosen = evaluationTasks(config, {
-    split: options.split,
-    ...(options.limit !== undefined ? { limit: options.limit } : {}),
-  });
-  const tasks: TaskSelection = {
-    ...chosen.tasks,
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
-  };
-  const { split: _split, limit: _limit, seed: _seed, onWarning: _onWarning, ...rest } = options;
-  const result = await evaluateWith(
-    config,
-    basics,
-    { ...rest, tasks, agent: agent.value, skills },
-    {
-      target: dir,
-      again: `skillrl eval ${dir} --split ${options.split}${options.limit !== undefined ? ` --limit ${options.limit}` : ''}`,
-    },
-  );
-  return {
-    ...result,
-    runDir: dir,
-    step: checkpoint.completed,
-    restored: agent.restored,
-    policy: describePolicy(config, agent.restored, checkpoint.completed),
-    finished,
-    tasks,
-    tasksFrom: chosen.from,
-  };
+  try {
+    const agent = await trainedAgent(config, basics, checkpoint, dir, advantages, frozen);
+    const skills = await trainingSkills(basics.adapter.value, config, configPath);
+    const chosen = evaluationTasks(config, {
+      split: options.split,
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+    });
+    const tasks: TaskSelection = {
+      ...chosen.tasks,
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    };
+    const { split: _split, limit: _limit, seed: _seed, onWarning: _onWarning, ...rest } = options;
+    const result = await evaluateWith(
+      config,
+      basics,
+      { ...rest, tasks, agent: agent.value, skills },
+      {
+        target: dir,
+        again: `skillrl eval ${dir} --split ${options.split}${options.limit !== undefined ? ` --limit ${options.limit}` : ''}`,
+      },
+    );
+    return {
+      ...result,
+      runDir: dir,
+      step: checkpoint.completed,
+      restored: agent.restored,
+      policy: describePolicy(config, agent.restored, checkpoint.completed),
+      finished,
+      tasks,
+      tasksFrom: chosen.from,
+    };
+  } finally {
+    await releaseAgent(basics.agent.value);
+  }
 }
 
 /** The agent the run's config names, as a short phrase: `openai (model gpt-4o-mini)`. */

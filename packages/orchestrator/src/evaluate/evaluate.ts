@@ -4,7 +4,7 @@ import { collectRollouts, planRollouts } from '@skillrl/rollout';
 import type { LoadedConfig, RunConfig, TaskSelection } from '../config/config-types.js';
 import { rolloutEndpoint } from '../run/health/describe-endpoint.js';
 import type { RunProgress } from '../run/run-types.js';
-import { loadTasks, type RunBasics, setupBasics } from '../run/setup-run.js';
+import { loadTasks, type RunBasics, releaseAgent, setupBasics } from '../run/setup-run.js';
 import { EvaluationHealth } from './evaluation-health.js';
 import { evaluationTasks } from './evaluation-tasks.js';
 import { defaultSkills, trainingSkills } from './training-skills.js';
@@ -73,16 +73,20 @@ export interface Evaluation {
  */
 export async function evaluate(loaded: LoadedConfig, options: EvaluateOptions = {}): Promise<Evaluation> {
   const basics = await setupBasics(loaded.config, loaded.path);
-  const skills = options.skills ?? (await trainingSkills(basics.adapter.value, loaded.config, loaded.path));
-  return evaluateWith(
-    loaded.config,
-    basics,
-    { ...options, skills },
-    {
-      target: loaded.path,
-      again: `skillrl eval ${loaded.path}`,
-    },
-  );
+  try {
+    const skills = options.skills ?? (await trainingSkills(basics.adapter.value, loaded.config, loaded.path));
+    return await evaluateWith(
+      loaded.config,
+      basics,
+      { ...options, skills },
+      {
+        target: loaded.path,
+        again: `skillrl eval ${loaded.path}`,
+      },
+    );
+  } finally {
+    await releaseAgent(basics.agent.value);
+  }
 }
 
 /** What an evaluation names in its error: what was evaluated and the command that does it again. */

@@ -36,7 +36,7 @@ import { envVerdictSummary } from '../run/env-verdict-check.js';
 import { openRun } from '../run/open-run.js';
 import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
-import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
+import { loadTasks, releaseAgent, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { signalSummary } from '../run/signal-summary.js';
 
 export interface EvolveOptions extends RunOptions {
@@ -515,5 +515,6 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     throw error;
   } finally {
     session.close();
+    await releaseAgent(basics.agent.value);
   }
 }

@@ -13,7 +13,7 @@ import { envVerdictSummary } from '../run/env-verdict-check.js';
 import { openRun } from '../run/open-run.js';
 import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
-import { loadTasks, setupBasics, sourcesOf } from '../run/setup-run.js';
+import { loadTasks, releaseAgent, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { signalSummary } from '../run/signal-summary.js';
 import { createRunCurriculum } from './create-run-curriculum.js';
 import { replayBatch } from './replay-batch.js';
@@ -382,6 +382,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     throw error;
   } finally {
     session.close();
+    await releaseAgent(basics.agent.value);
   }
 }
 

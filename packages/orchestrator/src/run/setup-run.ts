@@ -26,6 +26,15 @@ export async function setupBasics(config: RunConfig, configPath: string): Promis
   return { root, adapter, agent, context };
 }
 
+/**
+ * Releases what the task model holds open (a program agent's proxy, MCP server and running programs): called
+ * when a command is done with it, whatever ended the command. Agents without `close` hold nothing.
+ */
+export async function releaseAgent(agent: Agent | undefined): Promise<void> {
+  const close = (agent as { close?: () => unknown } | undefined)?.close;
+  if (typeof close === 'function') await close.call(agent);
+}
+
 /** Loads the tasks a selection names; the seed defaults to the run seed. */
 export async function loadTasks(
   adapter: TaskAdapter,
