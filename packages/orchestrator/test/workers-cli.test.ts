@@ -233,4 +233,54 @@ describe('skillrl run with workers: rollouts on BullMQ workers in other processe
       await server.close();
     }
   }, 60_000);
+  it('a program agent on workers: each worker runs the programs behind its own proxy; the key stays in its environment', async () => {
+    const secret = 'sk-queue-program-7c1d2e3f4a5b6c7d';
+    const env = { ...process.env, SKILLRL_QUEUE_KEY: secret };
+    const server = await startFakeOpenAI({ respond: () => 'Action: look' });
+    try {
+      const dir = tempDir('workers-program');
+      const queue = 'program';
+      const worker = startWorker(['--queue', queue, '--verbose'], env);
+      await worker.ready;
+      const config = writeConfig(dir, {
+        method: 'internalize',
+        seed: 3,
+        name: 'program',
+        adapter: 'household',
+        tasks: { split: 'train', limit: 4 },
+        agent: {
+          program: {
+            command: [process.execPath, join(__dirname, '../../agent-proxy/test/programs/episode-program.mjs')],
+            env: { PROGRAM_MODE: 'loop' },
+            upstream: { model: 'fake-model', baseURL: server.baseURL, apiKeyEnv: 'SKILLRL_QUEUE_KEY' },
+          },
+        },
+        maxSteps: 3,
+        health: { voidUnits: 0 },
+        workers: { redis: redis.url, queue },
+        internalize: {
+          steps: 1,
+          tasksPerStep: 2,
+          groupSize: 2,
+          validateEvery: 1,
+          validation: { split: 'valid_seen', limit: 2 },
+          trainer: 'external',
+        },
+      });
+      const run = await finish(startCli(['run', config, '--json'], { env }));
+      expect(run.code, run.err).toBe(0);
+      expect(worker.episodes()).toBeGreaterThan(0);
+      const stored = [...readRunStream<Trajectory>(join(dir, 'runs', 'program'), 'rollouts')];
+      expect(stored.length).toBeGreaterThan(0);
+      expect(stored.every((t) => t.error === undefined && Array.isArray(t.steps[0]?.info?.calls))).toBe(true);
+      expect(await redis.contents()).not.toContain(secret);
+      for (const file of everyFile(join(dir, 'runs', 'program'))) {
+        expect(readFileSync(file).includes(secret), file).toBe(false);
+      }
+      worker.child.kill('SIGTERM');
+      expect((await finish(worker.child)).code).toBe(0);
+    } finally {
+      await server.close();
+    }
+  }, 90_000);
 });

@@ -261,6 +261,17 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
     for (const client of clients) endRedis(client);
   };
   let closing: Promise<void> | undefined;
+  // What a task model holds open (a program agent's proxy, MCP server and programs) ends with the worker.
+  const releaseParts = async () => {
+    const built = await Promise.allSettled([...parts.values()]);
+    parts.clear();
+    await Promise.allSettled(
+      built.map(async (r) => {
+        const agent = r.status === 'fulfilled' ? (r.value.agent as { close?: () => unknown }) : undefined;
+        if (typeof agent?.close === 'function') await agent.close();
+      }),
+    );
+  };
   const close = async (force: boolean) => {
     if (!force && reachable) {
       const interrupted = new Promise<'interrupted'>((resolve) => {
@@ -302,7 +313,7 @@ export function startRolloutWorker(options: RolloutWorkerOptions): RolloutWorker
         if (force) interrupt?.();
         return closing;
       }
-      closing = close(force);
+      closing = close(force).finally(releaseParts);
       return closing;
     },
     reachable: () => reachable,
