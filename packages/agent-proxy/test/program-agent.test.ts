@@ -228,7 +228,7 @@ describe('the program agent: any program plays the episode through MCP and the r
     expect(t.error).toBeUndefined();
     expect(t.answer).toBe('42');
     expect(seen[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-    expect((t.steps[0]?.info?.calls as unknown[]).length).toBe(1);
+    expect(t.steps[0]?.info?.calls).toHaveLength(1);
   }, 60_000);
 
   it('a command that cannot be started names agent.program.command', async () => {
@@ -244,6 +244,52 @@ describe('the program agent: any program plays the episode through MCP and the r
     const t = await playHousehold(agent, task, undefined, 'spawn-ep');
     expect(t.error?.message).toContain('could not be started');
     expect(ProgramError.name).toBe('ProgramError');
+  }, 60_000);
+});
+
+describe('reuse: one process kept between episodes (episodes on stdin, results on stdout)', () => {
+  it('sequential episodes share one process; concurrent ones get one each; answers come back per episode', async () => {
+    const pids = join(mkdtempSync(join(tmpdir(), 'skillrl-pids-')), 'pids');
+    dirs.push(dirname(pids));
+    const agent = agentWith('loop', { reuse: true, env: { PROGRAM_MODE: 'loop', PROGRAM_PIDS: pids } });
+    const task = await householdTask();
+    for (const id of ['r1', 'r2', 'r3']) {
+      const t = await playHousehold(agent, task, undefined, id, 3);
+      expect(t.error, id).toBeUndefined();
+      expect(t.steps.length).toBeGreaterThan(0);
+    }
+    expect(readFileSync(pids, 'utf8').trim().split('\n')).toHaveLength(1);
+    const together = await Promise.all(
+      ['c1', 'c2', 'c3'].map((id) => playHousehold(agent, task, undefined, id, 3)),
+    );
+    expect(together.every((t) => t.error === undefined)).toBe(true);
+    expect(readFileSync(pids, 'utf8').trim().split('\n')).toHaveLength(3);
+    const qa = createQaAdapter({ families: ['arithmetic'] });
+    const [q] = await qa.load({ split: 'train', limit: 1, seed: 1 });
+    const answerer = agentWith('qa-answer', { reuse: true });
+    const answered = await runEpisode({
+      agent: answerer,
+      env: await qa.createEnvironment(q as Task),
+      task: q as Task,
+      verifier: qa.verifier(q as Task),
+      condition: 0,
+      id: 'reuse-qa',
+    });
+    expect(answered.answer).toBe('42');
+  }, 60_000);
+
+  it('a reused program that crashes errors its episode and is replaced for the next', async () => {
+    const pids = join(mkdtempSync(join(tmpdir(), 'skillrl-pids-')), 'pids');
+    dirs.push(dirname(pids));
+    const agent = agentWith('crash', { reuse: true, env: { PROGRAM_MODE: 'crash', PROGRAM_PIDS: pids } });
+    const task = await householdTask();
+    const first = await playHousehold(agent, task, undefined, 'rc1', 3);
+    const second = await playHousehold(agent, task, undefined, 'rc2', 3);
+    for (const t of [first, second]) {
+      expect(t.error?.message).toContain('exited with code 3');
+      expect(t.error?.message).toContain('boom');
+    }
+    expect(readFileSync(pids, 'utf8').trim().split('\n')).toHaveLength(2);
   }, 60_000);
 });
 

@@ -8,6 +8,9 @@ import { programClient, sseChunk, startScriptedUpstream, wait } from './proxy-he
 const REAL_KEY = 'sk-real-upstream-key-DO-NOT-LEAK-0123456789';
 const FAST_RETRY = { maxRetries: 2, baseDelayMs: 5, maxDelayMs: 20 };
 const messages = [{ role: 'user' as const, content: 'hello' }];
+const unexpected = (): never => {
+  throw new Error('expected the call to fail');
+};
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -115,7 +118,7 @@ describe('startRecordingProxy: retries, failures, cuts and secrets', () => {
     const episode = proxy.openEpisode({ episodeId: 'ep-400', condition: 0 });
     const error = await programClient(proxy.url, episode.token)
       .chat.completions.create({ model: 'm', messages })
-      .catch((e: unknown) => e as APIError);
+      .then(unexpected, (e: unknown) => e as APIError);
     expect(error).toMatchObject({ status: 400, code: 'bad', type: 'invalid_request_error' });
     expect(error.message).toContain('max_tokens is too large');
     expect(upstream.received).toHaveLength(1);
@@ -135,7 +138,7 @@ describe('startRecordingProxy: retries, failures, cuts and secrets', () => {
     const error = await programClient(proxy.url, episode.token)
       .chat.completions.create({ model: 'm', messages, stream: true })
       .then(drain)
-      .catch((e: unknown) => e as APIError);
+      .then(unexpected, (e: unknown) => e as APIError);
     const elapsed = performance.now() - started;
     expect(error).toBeInstanceOf(APIError);
     expect(error.status).toBe(502);
@@ -171,7 +174,7 @@ describe('startRecordingProxy: retries, failures, cuts and secrets', () => {
     const started = performance.now();
     const error = await (async () => {
       for await (const chunk of stream) seen += chunk.choices[0]?.delta.content ?? '';
-    })().catch((e: unknown) => e as APIError);
+    })().then(unexpected, (e: unknown) => e as APIError);
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
     // The program got the chunks that came, in time, and then an error rather than a quiet end.
     expect(seen).toBe('half of the answer');
@@ -194,7 +197,7 @@ describe('startRecordingProxy: retries, failures, cuts and secrets', () => {
     const early = await program.chat.completions
       .create({ model: 'm', messages, stream: true })
       .then(drain)
-      .catch((e: unknown) => e as APIError);
+      .then(unexpected, (e: unknown) => e as APIError);
     expect(early).toMatchObject({ status: 502 });
     expect(fake.stats().received).toBe(3);
     expect(episode.failure?.code).toBe('upstream_unreachable');
@@ -210,7 +213,7 @@ describe('startRecordingProxy: retries, failures, cuts and secrets', () => {
     const late = await programClient(broken.url, other.token)
       .chat.completions.create({ model: 'm', messages, stream: true })
       .then(drain)
-      .catch((e: unknown) => e as APIError);
+      .then(unexpected, (e: unknown) => e as APIError);
     expect(late).toBeInstanceOf(APIError);
     expect(late.message).toContain('the endpoint closed the connection mid-stream');
     expect(upstream.received).toHaveLength(1);
@@ -313,7 +316,7 @@ describe('startRecordingProxy: retries, failures, cuts and secrets', () => {
     const program = programClient(proxy.url, episode.token);
     const failed = await program.chat.completions
       .create({ model: 'm', messages })
-      .catch((e: unknown) => e as APIError);
+      .then(unexpected, (e: unknown) => e as APIError);
     const ok = await program.chat.completions.create({ model: 'm', messages });
     const unknown = await fetch(`${proxy.url}/chat/completions`, {
       method: 'POST',

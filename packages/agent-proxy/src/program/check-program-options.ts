@@ -9,6 +9,7 @@ export const PROGRAM_AGENT_OPTIONS = [
   'env',
   'timeoutMs',
   'concurrency',
+  'reuse',
   'graceMs',
   'upstream',
   'injectSkill',

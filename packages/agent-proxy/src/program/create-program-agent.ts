@@ -61,6 +61,14 @@ export interface ProgramAgentOptions {
   timeoutMs?: number;
   /** Programs running at once, besides the run's own concurrency. Default: no extra limit. */
   concurrency?: number;
+  /**
+   * Keep each started program for the next episode instead of starting one per episode: it reads one JSON
+   * line per episode on stdin (`{ episodeId, taskFile, baseURL, apiKey, mcpUrl, condition, skillDir? }`) and
+   * prints `{"episodeId": ..., "answer": ...}` (answer optional) when it is done with it. At most one
+   * episode at a time per process; as many processes as episodes run at once. A process that crashes or
+   * times out errors its episode and is replaced. Default false.
+   */
+  reuse?: boolean;
   /** The real model behind the proxy. */
   upstream: RecordingProxyOptions['upstream'];
   /** `system` (default): the proxy prepends the skill to the system message when z = 1. `none`: never. */
@@ -150,7 +158,17 @@ interface Episode {
   release: () => void;
   timedOut: boolean;
   stopping: boolean;
-  done: Promise<void>;
+  /** Settles when the program is done with the episode (it exited, answered, threw, or was killed). */
+  finished: Deferred<void>;
+  /** The reused process playing it (`reuse: true`). */
+  worker?: ReusedProgram;
+}
+
+/** A program kept between episodes (`reuse: true`). */
+interface ReusedProgram {
+  program: SpawnedProgram;
+  current?: Episode;
+  dead: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 300_000;
@@ -209,6 +227,8 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
       : undefined;
   const apiKeyEnv = options.upstream.apiKeyEnv ?? 'OPENAI_API_KEY';
   const episodes = new Map<string, Episode>();
+  const idle: ReusedProgram[] = [];
+  const reused = new Set<ReusedProgram>();
   const stats: ProgramAgentStats = { episodes: 0, startMs: [], crashes: 0, timeouts: 0, lateCalls: 0 };
   let servers: Promise<{ proxy: RecordingProxy; mcp: TaskMcpServer }> | undefined;
   const mcpEpisodes = new Map<string, EpisodeHandler>();
@@ -291,8 +311,14 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
     return {
       episodeId: ep.id,
       tools: ep.context.tools ?? [],
-      initialObservation: () => ep.context.observation,
-      admissibleActions: () => ep.context.admissibleActions,
+      initialObservation: () => {
+        firstCall(ep);
+        return ep.context.observation;
+      },
+      admissibleActions: () => {
+        firstCall(ep);
+        return ep.context.admissibleActions;
+      },
       act: (action) => afterDecision({ action }),
       callTool: (name, args) => {
         const decoded = decodeToolCall(
@@ -396,6 +422,61 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
     return answer.kind === 'answer' ? { kind: 'answer', answer: answer.answer } : { kind: 'none' };
   };
 
+  /** The command's environment: the caller's, less the real key and any SKILLRL_ variable of its own. */
+  const programEnv = (): NodeJS.ProcessEnv => {
+    const env: NodeJS.ProcessEnv = { ...(options.processEnv ?? process.env), ...(options.env ?? {}) };
+    // The real key never reaches the program: the variable `apiKeyEnv` names is removed.
+    delete env[apiKeyEnv];
+    for (const key of Object.keys(env)) if (key.startsWith('SKILLRL_')) delete env[key];
+    return env;
+  };
+
+  /** A program started for reuse: episodes in on stdin, `{"episodeId", "answer"}` lines out. */
+  const spawnReused = (proxyURL: string): ReusedProgram => {
+    const env = programEnv();
+    Object.assign(env, { OPENAI_BASE_URL: proxyURL, SKILLRL_REUSE: '1' });
+    const program = spawnProgram({
+      command: options.command as readonly string[],
+      ...(options.cwd ? { cwd: options.cwd } : {}),
+      env,
+      stdin: true,
+    });
+    const worker: ReusedProgram = { program, dead: false };
+    reused.add(worker);
+    program.onLine((line) => {
+      const ep = worker.current;
+      if (!ep || !line.trimStart().startsWith('{')) return;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        return; // the program's own output
+      }
+      const result = value as { episodeId?: unknown; answer?: unknown };
+      if (result?.episodeId !== ep.id) return;
+      const answer = result.answer;
+      onFinish(ep, 0, null, answer === undefined || answer === null ? '' : JSON.stringify({ answer }));
+    });
+    void program.exited.then(({ code, signal }) => {
+      worker.dead = true;
+      reused.delete(worker);
+      const at = idle.indexOf(worker);
+      if (at >= 0) idle.splice(at, 1);
+      const ep = worker.current;
+      if (!ep) return;
+      if (code === 0 && signal === null && !ep.timedOut) {
+        onFinish(
+          ep,
+          null,
+          null,
+          '',
+          `${FIELD}.command: the reused program exited (code 0) before printing {"episodeId": "${ep.id}", ...} for its episode`,
+        );
+      } else onFinish(ep, code, signal, '');
+    });
+    return worker;
+  };
+
   const launch = async (context: AgentContext): Promise<Episode> => {
     const id = context.episodeId ?? `${context.task.id}:${randomUUID()}`;
     let release: () => void = () => {};
@@ -431,7 +512,7 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
       release,
       timedOut: false,
       stopping: false,
-      done: Promise.resolve(),
+      finished: deferred<void>(),
     };
     mcpEpisodes.set(ep.mcpToken, handlerOf(ep));
     episodes.set(id, ep);
@@ -462,11 +543,25 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
     }, timeoutMs);
     ep.timer.unref?.();
 
-    if (options.command) {
-      const env: NodeJS.ProcessEnv = { ...(options.processEnv ?? process.env), ...(options.env ?? {}) };
-      // The real key never reaches the program: the variable `apiKeyEnv` names is removed.
-      delete env[apiKeyEnv];
-      for (const key of Object.keys(env)) if (key.startsWith('SKILLRL_')) delete env[key];
+    if (options.command && options.reuse) {
+      const worker = idle.pop() ?? spawnReused(proxy.url);
+      worker.current = ep;
+      ep.worker = worker;
+      ep.program = worker.program;
+      ep.spawnedAt = performance.now();
+      worker.program.writeLine(
+        JSON.stringify({
+          episodeId: id,
+          taskFile,
+          baseURL: proxy.url,
+          apiKey: proxyEpisode.token,
+          mcpUrl,
+          condition: context.condition,
+          ...(skillDir ? { skillDir } : {}),
+        }),
+      );
+    } else if (options.command) {
+      const env = programEnv();
       Object.assign(env, {
         OPENAI_BASE_URL: proxy.url,
         OPENAI_API_KEY: proxyEpisode.token,
@@ -482,7 +577,7 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
         env,
       });
       ep.program = program;
-      ep.done = program.exited.then(({ code, signal }) => onFinish(ep, code, signal, program.stdout()));
+      void program.exited.then(({ code, signal }) => onFinish(ep, code, signal, program.stdout()));
     } else {
       const run = options.run as ProgramFunction;
       const runContext: ProgramRunContext = {
@@ -498,14 +593,20 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
         ...(skillDir ? { skillDir } : {}),
         ...(context.condition === 1 && context.skill ? { skill: context.skill } : {}),
       };
-      ep.done = (async () => {
+      void (async () => {
         try {
           const value = await run(context.task, runContext);
           const stdout = value === undefined || value === null ? '' : JSON.stringify({ answer: value });
           onFinish(ep, 0, null, stdout);
         } catch (e) {
           const message = e instanceof Error ? `${e.name}: ${e.message}` : String(e);
-          onFinish(ep, 1, null, '', message);
+          onFinish(
+            ep,
+            1,
+            null,
+            '',
+            `${FIELD}.run: the program function threw before the episode ended: ${message}`,
+          );
         }
       })();
     }
@@ -523,19 +624,15 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
     if (ep.timer) clearTimeout(ep.timer);
     if (ep.stopping) {
       ep.finish = { kind: 'none' };
+      ep.finished.resolve();
       return;
     }
     ep.finish =
       thrown !== undefined && !ep.timedOut
-        ? {
-            kind: 'error',
-            error: new ProgramError(
-              'crash',
-              `${FIELD}.run: the program function threw before the episode ended: ${thrown}`,
-            ),
-          }
+        ? { kind: 'error', error: new ProgramError('crash', thrown, ep.program?.stderrTail() ?? '') }
         : finishOf(ep, code, signal, stdout);
     if (thrown !== undefined && !ep.timedOut) stats.crashes++;
+    ep.finished.resolve();
     // The environment's answer to the last action will never be read: release whoever waits on it.
     ep.reply?.resolve({ observation: '', done: true, ended: 'the program ended' });
     settleFinish(ep);
@@ -596,14 +693,20 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
     ep.decision?.resolve({ action: '', end: true });
     try {
       if (ep.program) {
-        const exited = await Promise.race([
-          ep.program.exited.then(() => true),
+        // The program is done with the episode when it exits (a reused one: when it prints its result line).
+        const finished = await Promise.race([
+          ep.finished.promise.then(() => true),
           new Promise<boolean>((r) => setTimeout(() => r(false), graceMs).unref?.()),
         ]);
-        if (!exited) {
+        if (!finished) {
           ep.stopping = true;
           ep.program.kill('SIGKILL');
           await ep.program.exited;
+        }
+        const worker = ep.worker;
+        if (worker) {
+          worker.current = undefined;
+          if (!worker.dead) idle.push(worker);
         }
       } else {
         ep.abort.abort(new Error('the episode ended'));
@@ -637,7 +740,12 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
         ep.program?.kill('SIGKILL');
         ep.abort.abort(new Error('the agent was closed'));
       }
-      await Promise.all([...episodes.values()].map((ep) => ep.program?.exited));
+      for (const worker of reused) worker.program.kill('SIGKILL');
+      await Promise.all([
+        ...[...episodes.values()].map((ep) => ep.program?.exited),
+        ...[...reused].map((w) => w.program.exited),
+      ]);
+      idle.length = 0;
       if (servers) {
         const s = await servers.catch(() => undefined);
         servers = undefined;

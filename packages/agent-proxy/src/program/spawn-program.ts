@@ -11,9 +11,10 @@ import { redactSecrets } from '@skillrl/core';
 const REAPER = `
 const { spawn } = require('node:child_process');
 const [command, ...args] = JSON.parse(process.argv[1]);
+const forward = process.argv[2] === 'stdin';
 let child;
 try {
-  child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+  child = spawn(command, args, { stdio: [forward ? 'pipe' : 'ignore', 'inherit', 'inherit'] });
 } catch (e) {
   process.stderr.write('skillrl: cannot start ' + JSON.stringify(command) + ': ' + e.message + '\\n');
   process.exit(127);
@@ -23,6 +24,11 @@ child.on('error', (e) => {
   process.exit(127);
 });
 const killGroup = () => { try { process.kill(-process.pid, 'SIGKILL'); } catch { process.exit(137); } };
+// With 'stdin', what the session writes (a reused program's episodes, one JSON line each) goes through.
+if (forward) {
+  child.stdin.on('error', () => {});
+  process.stdin.on('data', (d) => child.stdin.write(d));
+}
 process.stdin.on('end', killGroup);
 process.stdin.on('close', killGroup);
 process.stdin.on('error', killGroup);
@@ -42,6 +48,10 @@ export const SPAWN_FAILED = 127;
 
 export interface SpawnedProgram {
   readonly pid: number;
+  /** Writes one line to the program's stdin (`stdin: true` only). */
+  writeLine(line: string): void;
+  /** Called with each complete line the program prints on stdout. */
+  onLine(listener: (line: string) => void): void;
   /** Resolves when the program (and so its reaper) has exited. */
   readonly exited: Promise<ProgramExit>;
   /** What it printed on stdout so far (capped at `maxStdoutBytes`, keeping the end). */
@@ -63,13 +73,16 @@ export interface SpawnProgramOptions {
   env: NodeJS.ProcessEnv;
   stderrTailBytes?: number;
   maxStdoutBytes?: number;
+  /** Give the program a stdin the session writes to (a reused program reads its episodes there). */
+  stdin?: boolean;
 }
 
 /** Starts `command` under a reaper in a new process group (see REAPER). */
 export function spawnProgram(options: SpawnProgramOptions): SpawnedProgram {
   const tailBytes = options.stderrTailBytes ?? 4096;
   const maxStdout = options.maxStdoutBytes ?? 1 << 20;
-  const child: ChildProcess = spawn(process.execPath, ['-e', REAPER, JSON.stringify(options.command)], {
+  const reaperArgs = ['-e', REAPER, JSON.stringify(options.command), ...(options.stdin ? ['stdin'] : [])];
+  const child: ChildProcess = spawn(process.execPath, reaperArgs, {
     cwd: options.cwd,
     env: options.env,
     detached: true,
@@ -79,9 +92,17 @@ export function spawnProgram(options: SpawnProgramOptions): SpawnedProgram {
   let err = '';
   child.stdout?.setEncoding('utf8');
   child.stderr?.setEncoding('utf8');
+  const listeners: ((line: string) => void)[] = [];
+  let partial = '';
   child.stdout?.on('data', (d: string) => {
     out += d;
     if (out.length > maxStdout) out = out.slice(out.length - maxStdout);
+    if (listeners.length === 0) return;
+    partial += d;
+    const lines = partial.split('\n');
+    partial = lines.pop() ?? '';
+    if (partial.length > maxStdout) partial = partial.slice(partial.length - maxStdout);
+    for (const line of lines) for (const listener of listeners) listener(line);
   });
   child.stderr?.on('data', (d: string) => {
     err += d;
@@ -110,6 +131,12 @@ export function spawnProgram(options: SpawnProgramOptions): SpawnedProgram {
   };
   return {
     pid: child.pid ?? -1,
+    writeLine: (line) => {
+      if (!done) child.stdin?.write(`${line}\n`);
+    },
+    onLine: (listener) => {
+      listeners.push(listener);
+    },
     exited,
     stdout: () => out,
     stderrTail: () => redactSecrets(err.length > tailBytes ? err.slice(err.length - tailBytes) : err),

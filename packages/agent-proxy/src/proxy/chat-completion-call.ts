@@ -146,7 +146,11 @@ function readAll(stream: IncomingMessage, done: (body: Buffer) => void): void {
  * once — when it finishes, fails, or is cut by the episode's end or the program hanging up.
  */
 export class ChatCompletionCall implements InFlightCall {
-  private readonly controller = new AbortController();
+  /** Created only when a call has to wait (a full gate, a rate limit, a retry's backoff). */
+  private controller: AbortController | undefined;
+  /** Stops the attempt in flight; an AbortSignal per call cost a measurable share of the proxy's CPU. */
+  private stopAttempt: ((reason: CutReason) => void) | undefined;
+  private cutReason: CutReason | undefined;
   private readonly startedAt = new Date().toISOString();
   private readonly t0 = performance.now();
   private readonly index: number;
@@ -210,11 +214,10 @@ export class ChatCompletionCall implements InFlightCall {
       return;
     }
     const { ctx } = this;
-    const signal = this.controller.signal;
     let rng: Rng | undefined;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.attempt(signal);
+        await this.attempt();
         return;
       } catch (error) {
         if (this.done || isCut(error)) return;
@@ -226,7 +229,7 @@ export class ChatCompletionCall implements InFlightCall {
         }
         rng ??= ctx.rng.fork(`${this.episode.episodeId}/${this.index}`);
         try {
-          await sleep(retryDelay(attempt, error, ctx.retry, rng), signal);
+          await sleep(retryDelay(attempt, error, ctx.retry, rng), this.signal());
         } catch {
           return;
         }
@@ -234,16 +237,33 @@ export class ChatCompletionCall implements InFlightCall {
     }
   }
 
-  private async attempt(signal: AbortSignal): Promise<void> {
+  /** A signal that aborts when the call is cut, for the waits that take one. */
+  private signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.cutReason) this.controller.abort(this.cutReason);
+    }
+    return this.controller.signal;
+  }
+
+  private async attempt(): Promise<void> {
     const { ctx } = this;
-    if (ctx.rateLimiter)
-      await ctx.rateLimiter.acquire(Math.ceil((this.payload as Buffer).length / 4) + this.maxTokens, signal);
-    await ctx.gate.acquire(signal);
+    if (ctx.rateLimiter) {
+      await ctx.rateLimiter.acquire(
+        Math.ceil((this.payload as Buffer).length / 4) + this.maxTokens,
+        this.signal(),
+      );
+    }
+    if (!ctx.gate.tryAcquire()) await ctx.gate.acquire(this.signal());
+    if (this.cutReason) {
+      ctx.gate.release();
+      throw this.cutReason;
+    }
     const endpoint = ctx.transport.pool.acquire();
     this.attempts++;
     try {
-      if (this.stream) await this.streamAttempt(endpoint, signal);
-      else await this.bufferedAttempt(endpoint, signal);
+      if (this.stream) await this.streamAttempt(endpoint);
+      else await this.bufferedAttempt(endpoint);
     } finally {
       ctx.transport.pool.release(endpoint);
       ctx.gate.release();
@@ -251,7 +271,7 @@ export class ChatCompletionCall implements InFlightCall {
   }
 
   /** A plain call: the whole answer within `timeoutMs`, forwarded byte for byte when it is a usable 2xx. */
-  private bufferedAttempt(endpoint: Endpoint<UpstreamTarget>, signal: AbortSignal): Promise<void> {
+  private bufferedAttempt(endpoint: Endpoint<UpstreamTarget>): Promise<void> {
     const { ctx } = this;
     return new Promise<void>((resolve, reject) => {
       const req = ctx.transport.open(endpoint, 'POST', '/chat/completions', this.payload, 'application/json');
@@ -260,7 +280,7 @@ export class ChatCompletionCall implements InFlightCall {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        this.stopAttempt = undefined;
         fn();
       };
       const fail = (error: unknown) => {
@@ -268,8 +288,7 @@ export class ChatCompletionCall implements InFlightCall {
         settle(() => reject(error));
       };
       const timer = setTimeout(() => fail(timeoutError(ctx.timeoutMs, 'did not answer')), ctx.timeoutMs);
-      const onAbort = () => fail(signal.reason);
-      signal.addEventListener('abort', onAbort, { once: true });
+      this.stopAttempt = fail;
       req.on('error', (error) => fail(networkError(error)));
       req.on('response', (up) => {
         const status = up.statusCode ?? 0;
@@ -317,7 +336,7 @@ export class ChatCompletionCall implements InFlightCall {
    * with `timeoutMs` as the longest silence allowed. A stream that breaks or stalls after it began is ended
    * with an SSE `error` event, which the `openai` clients raise as an `APIError`.
    */
-  private streamAttempt(endpoint: Endpoint<UpstreamTarget>, signal: AbortSignal): Promise<void> {
+  private streamAttempt(endpoint: Endpoint<UpstreamTarget>): Promise<void> {
     const { ctx, res } = this;
     const recorder = this.recorder as StreamRecorder;
     return new Promise<void>((resolve, reject) => {
@@ -333,7 +352,7 @@ export class ChatCompletionCall implements InFlightCall {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+        this.stopAttempt = undefined;
         fn();
       };
       const fail = (error: ProxyUpstreamError | CutReason) => {
@@ -357,8 +376,7 @@ export class ChatCompletionCall implements InFlightCall {
             : timeoutError(ctx.timeoutMs, 'sent no byte'),
         );
       }, ctx.timeoutMs);
-      const onAbort = () => fail(signal.reason as CutReason);
-      signal.addEventListener('abort', onAbort, { once: true });
+      this.stopAttempt = fail;
       req.on('error', (error) => fail(networkError(error)));
       req.on('response', (up) => {
         const status = up.statusCode ?? 0;
@@ -470,7 +488,9 @@ export class ChatCompletionCall implements InFlightCall {
     }
     this.recorder?.finish();
     this.finish(gone ? 499 : this.committed ? 200 : 401, this.recorder?.record() ?? {}, reason);
-    this.controller.abort({ cut: true, message: reason } satisfies CutReason);
+    this.cutReason = { cut: true, message: reason };
+    this.stopAttempt?.(this.cutReason);
+    this.controller?.abort(this.cutReason);
   }
 
   /** Files the call on its episode, once. */

@@ -1,5 +1,7 @@
 /** At most `limit` holders at once; waiters are served in arrival order and may give up through a signal. */
 export interface ConcurrencyGate {
+  /** Takes a slot when one is free, at once; false when the caller must wait with `acquire`. */
+  tryAcquire(): boolean;
   acquire(signal?: AbortSignal): Promise<void>;
   release(): void;
 }
@@ -12,6 +14,11 @@ export function createConcurrencyGate(limit: number): ConcurrencyGate {
   let held = 0;
   const waiters: { resolve: () => void; reject: (reason: unknown) => void; signal?: AbortSignal }[] = [];
   return {
+    tryAcquire() {
+      if (held >= limit || waiters.length > 0) return false;
+      held++;
+      return true;
+    },
     acquire(signal) {
       if (signal?.aborted) return Promise.reject(signal.reason);
       if (held < limit) {

@@ -92,7 +92,7 @@ export function checkRecordingProxyOptions(options: RecordingProxyOptions): void
     if (!Array.isArray(u.baseURLs) || u.baseURLs.length === 0) {
       throw new InvalidArgumentError('options.upstream.baseURLs', 'expected a non-empty array of URLs');
     }
-    u.baseURLs.forEach((url, i) => checkBaseURL(`options.upstream.baseURLs[${i}]`, url));
+    for (const [i, url] of u.baseURLs.entries()) checkBaseURL(`options.upstream.baseURLs[${i}]`, url);
   }
   if (u.apiKeyEnv !== undefined && (typeof u.apiKeyEnv !== 'string' || u.apiKeyEnv.length === 0)) {
     throw new InvalidArgumentError(
