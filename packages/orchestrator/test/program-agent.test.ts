@@ -101,6 +101,21 @@ describe('agent: { program } through the CLI', () => {
       );
       expect(missingCheck.code).toBe(1);
       expect(missingCheck.out).toContain('no-such-agent.mjs does not exist');
+      // Internalize trains from token ids: an upstream not asked for them is refused by check.
+      const untrainable = {
+        ...programConfig(fake.baseURL, 'check-internalize'),
+        method: 'internalize',
+        evolve: undefined,
+        internalize: { steps: 1, tasksPerStep: 1, groupSize: 2, trainer: 'external' },
+      };
+      const trainCheck = await finish(
+        startCli(
+          ['check', writeConfig(dir, JSON.parse(JSON.stringify(untrainable)), 'train.yaml'), '--json'],
+          { env },
+        ),
+      );
+      expect(trainCheck.code).toBe(1);
+      expect(trainCheck.out).toContain('return_token_ids');
     } finally {
       await fake.close();
     }

@@ -250,9 +250,18 @@ describe('skillrl run with workers: rollouts on BullMQ workers in other processe
         tasks: { split: 'train', limit: 4 },
         agent: {
           program: {
-            command: [process.execPath, join(__dirname, '../../agent-proxy/test/programs/episode-program.mjs')],
+            command: [
+              process.execPath,
+              join(__dirname, '../../agent-proxy/test/programs/episode-program.mjs'),
+            ],
             env: { PROGRAM_MODE: 'loop' },
-            upstream: { model: 'fake-model', baseURL: server.baseURL, apiKeyEnv: 'SKILLRL_QUEUE_KEY' },
+            upstream: {
+              model: 'fake-model',
+              baseURL: server.baseURL,
+              apiKeyEnv: 'SKILLRL_QUEUE_KEY',
+              // What internalize trains from (skillrl check refuses it without): vLLM's token ids and log-probs.
+              extraBody: { return_token_ids: true, logprobs: true },
+            },
           },
         },
         maxSteps: 3,
@@ -273,6 +282,8 @@ describe('skillrl run with workers: rollouts on BullMQ workers in other processe
       const stored = [...readRunStream<Trajectory>(join(dir, 'runs', 'program'), 'rollouts')];
       expect(stored.length).toBeGreaterThan(0);
       expect(stored.every((t) => t.error === undefined && Array.isArray(t.steps[0]?.info?.calls))).toBe(true);
+      expect(stored.every((t) => (t.steps[0]?.tokenIds?.length ?? 0) > 0)).toBe(true);
+      expect(stored.every((t) => (t.steps[0]?.logProbs?.length ?? 0) > 0)).toBe(true);
       expect(await redis.contents()).not.toContain(secret);
       for (const file of everyFile(join(dir, 'runs', 'program'))) {
         expect(readFileSync(file).includes(secret), file).toBe(false);

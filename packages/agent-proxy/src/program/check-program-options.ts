@@ -48,13 +48,13 @@ export function upstreamGivesTokens(upstream: unknown): boolean {
 
 /**
  * Every problem with `agent.program`'s options that the config alone shows, by path (`path` is where the
- * options sit, e.g. `$.agent.options`). `use.trained`: the run trains the task model from its recorded turns,
- * which needs each reply's token ids and log-probs from the upstream.
+ * options sit, e.g. `$.agent.program`). Under internalize (`use.method`, or `use.trained`) the run trains the
+ * task model from its recorded turns, which needs each reply's token ids and log-probs from the upstream.
  */
 export function checkProgramAgentOptions(
   options: unknown,
   path = '$.agent.program',
-  use: { trained?: boolean } = {},
+  use: { trained?: boolean; method?: string } = {},
 ): ProgramOptionIssue[] {
   const issues: ProgramOptionIssue[] = [];
   if (!isObject(options)) {
@@ -158,11 +158,11 @@ export function checkProgramAgentOptions(
       });
     }
   }
-  if (use.trained && !upstreamGivesTokens(upstream)) {
+  if ((use.trained || use.method === 'internalize') && !upstreamGivesTokens(upstream)) {
     issues.push({
       path: `${path}.upstream`,
       message:
-        "internalize trains the task model from each recorded reply's token ids and log-probs, and this upstream is not asked for them: set upstream.extraBody: { return_token_ids: true, logprobs: true } for a vLLM server (an endpoint that cannot return token ids cannot be trained; use evolve, or trainer: external)",
+        "internalize trains the task model from each recorded reply's token ids and log-probs, and this upstream is not asked for them: set upstream.extraBody: { return_token_ids: true, logprobs: true } for a vLLM server (an endpoint that cannot return token ids cannot be trained: use evolve, which keeps the model frozen)",
     });
   }
   return issues;

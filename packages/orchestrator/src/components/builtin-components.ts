@@ -18,6 +18,8 @@ type Fn = (...args: unknown[]) => unknown;
 export interface ComponentUse {
   /** The agent is trained by the run (internalize with a trainer that trains it, such as tinker). */
   trained?: boolean;
+  /** The config's method (`evolve`, `internalize`). */
+  method?: string;
 }
 
 export interface BuiltinEntry<T> {

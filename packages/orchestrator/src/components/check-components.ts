@@ -252,6 +252,7 @@ async function inspect(
         kind: 'agent',
         ...(await checkBuiltin('agent', agentSpec.name as string, path, agentSpec.options, {
           trained: trainsAgent(config),
+          ...(typeof config.method === 'string' ? { method: config.method } : {}),
         })),
       });
     }
