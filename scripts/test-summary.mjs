@@ -38,17 +38,28 @@ for (const group of ['packages', 'examples']) {
 
 // The pack-and-install check (scripts/check-packed.mjs) counts each of its checks as a test. With --packed
 // (as .ci/run calls it) a missing report is one failure: the check crashed or did not run.
-const packedReport = join(root, '.packed-check', 'results.json');
-if (existsSync(packedReport)) {
-  const r = JSON.parse(readFileSync(packedReport, 'utf8'));
+const packedDir = join(root, '.packed-check');
+const packedReports = existsSync(packedDir)
+  ? readdirSync(packedDir)
+      .filter((f) => /^results(-[\w.-]+)?\.json$/.test(f))
+      .sort()
+  : [];
+for (const file of packedReports) {
+  const r = JSON.parse(readFileSync(join(packedDir, file), 'utf8'));
   passed += r.passed ?? 0;
   failed += r.failed ?? 0;
   rows.push(
-    `pack-and-install check: ${r.passed ?? 0} passed, ${r.failed ?? 0} failed (${r.seconds ?? '?'} s)`,
+    `pack-and-install check${r.node ? ` (Node ${r.node})` : ''}: ${r.passed ?? 0} passed, ${r.failed ?? 0} failed (${r.seconds ?? '?'} s)`,
   );
-} else if (process.argv.includes('--packed')) {
-  failed += 1;
-  rows.push('pack-and-install check: no report (scripts/check-packed.mjs did not run or crashed)');
+}
+// With --packed (as .ci/run calls it) a missing report is one failure: the check crashed or did not run; with
+// SKILLRL_NODE24 set, so is a missing Node 24 pass.
+const expected = ['results.json', ...(process.env.SKILLRL_NODE24 ? ['results-node24.json'] : [])];
+if (process.argv.includes('--packed')) {
+  for (const file of expected.filter((f) => !packedReports.includes(f))) {
+    failed += 1;
+    rows.push(`pack-and-install check: no ${file} (scripts/check-packed.mjs did not run or crashed)`);
+  }
 }
 
 function countFilesFailedWithoutFailedTests(r) {

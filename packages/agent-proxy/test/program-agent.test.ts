@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Skill, Task, Trajectory } from '@skillrl/core';
+import type { Skill, Task } from '@skillrl/core';
 import { runEpisode } from '@skillrl/rollout';
 import household from '@skillrl/task-household';
 import { createQaAdapter } from '@skillrl/task-qa';
@@ -146,6 +146,21 @@ describe('the program agent: any program plays the episode through MCP and the r
     expect(t.steps).toHaveLength(1);
     expect(t.steps[0]?.info?.stdoutAnswer).toBe(true);
     expect(t.verdict.passed).toBe((task as Task).answer === '42');
+  }, 60_000);
+
+  it('the task file holds the task as an agent sees it: no answer, no verifier metadata', async () => {
+    const qa = createQaAdapter({ families: ['arithmetic'] });
+    const [task] = await qa.load({ split: 'train', limit: 1, seed: 1 });
+    expect((task as Task).answer).toBeDefined();
+    const t = await runEpisode({
+      agent: agentWith('cheat'),
+      env: await qa.createEnvironment(task as Task),
+      task: task as Task,
+      verifier: qa.verifier(task as Task),
+      condition: 0,
+      id: 'cheat-1',
+    });
+    expect(t.answer).toBe('answer:none metadata:none');
   }, 60_000);
 
   it('a crash is an errored episode with the stderr tail, never a scored failure', async () => {

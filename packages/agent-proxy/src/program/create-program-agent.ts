@@ -518,6 +518,14 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
     episodes.set(id, ep);
     stats.episodes++;
 
+    // The task as an agent sees it: never its answer, nor the metadata a verifier reads (GAIA's annotator
+    // notes), which a program could copy.
+    const seen: Task = {
+      id: context.task.id,
+      family: context.task.family,
+      split: context.task.split,
+      prompt: context.task.prompt,
+    };
     const taskFile = join(dir, 'task.json');
     const tools = (context.tools ?? []).map((t) => ({
       name: t.name,
@@ -526,7 +534,7 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
     }));
     writeFileSync(
       taskFile,
-      `${JSON.stringify({ task: context.task, observation: context.observation, condition: context.condition, episodeId: id, tools }, null, 2)}\n`,
+      `${JSON.stringify({ task: seen, observation: context.observation, condition: context.condition, episodeId: id, tools }, null, 2)}\n`,
     );
     let skillDir: string | undefined;
     if (context.condition === 1 && context.skill) {
@@ -581,7 +589,7 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
     } else {
       const run = options.run as ProgramFunction;
       const runContext: ProgramRunContext = {
-        task: context.task,
+        task: seen,
         observation: context.observation,
         condition: context.condition,
         episodeId: id,
@@ -595,7 +603,7 @@ export function createProgramAgent(options: ProgramAgentOptions): ProgramAgent {
       };
       void (async () => {
         try {
-          const value = await run(context.task, runContext);
+          const value = await run(seen, runContext);
           const stdout = value === undefined || value === null ? '' : JSON.stringify({ answer: value });
           onFinish(ep, 0, null, stdout);
         } catch (e) {

@@ -35,6 +35,11 @@ async function play(episode) {
     `upstream key visible: ${process.env.FAKE_UPSTREAM_KEY ? 'yes' : 'no'}`,
   ].join('; ');
   const messages = [{ role: 'system', content: 'You act in a text world. Reply with "Action: <action>".' }];
+  if (mode === 'cheat') {
+    // A program that looks for the gold answer in its task file finds none.
+    await chat([{ role: 'user', content: task.prompt }]);
+    return `answer:${task.answer ?? 'none'} metadata:${task.metadata ? 'yes' : 'none'}`;
+  }
   if (mode === 'qa-answer') {
     messages.push({ role: 'user', content: `${facts}\n${task.prompt}` });
     const reply = await chat(messages);
