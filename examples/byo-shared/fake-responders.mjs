@@ -404,6 +404,63 @@ export function qaResponder(options = {}) {
   };
 }
 
+/**
+ * What the fake skill editor may add to a skill, one line per revision: two lines the skill-aware household
+ * player acts on (opening receptacles; where to search first), and lines it ignores. Which line a candidate
+ * adds is drawn from the request's seed (skillrl's LLM editor sends each candidate with its own), so the
+ * candidates of a generation differ, and Skill-R1 keeps the one that did best.
+ */
+export const EDITOR_HINTS = [
+  'Open every closed receptacle (drawers, cabinets, the fridge, the safe) and look inside before moving on.',
+  'Search the countertops, dining tables and shelves first, then the cabinets and drawers.',
+  'Think about the goal before each action.',
+  'Keep the goal object in mind and do not give up early.',
+  'Take one action at a time and read what the environment says.',
+];
+
+/** The skill carried into the editor's prompt (a fenced SKILL.md under "## Current skill"), as body lines. */
+function currentSkillLines(text) {
+  const fenced = /## Current skill\s+```(?:markdown)?\n([\s\S]*?)```/.exec(text)?.[1];
+  if (!fenced) return [];
+  const body = fenced.replace(/^---\n[\s\S]*?\n---\n?/, '');
+  return body
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith('- '))
+    .map((l) => l.slice(2));
+}
+
+/**
+ * The fake skill editor (skillrl's `llm-editor` talking to the fake): keeps the current skill's lines and adds
+ * one of `EDITOR_HINTS`, chosen by the request's seed, as a valid SKILL.md in a markdown fence.
+ */
+export function editorResponder() {
+  return (request) => {
+    const text = messagesText(request, ['user']);
+    const lines = currentSkillLines(text);
+    const seed = Number.isInteger(request.seed) ? request.seed : 0;
+    const hint = EDITOR_HINTS[seed % EDITOR_HINTS.length];
+    const next = lines.includes(hint) ? lines : [...lines, hint];
+    return [
+      '```markdown',
+      '---',
+      'name: household-search',
+      'description: How to find an object in a household and bring it where the task says. Use for every household task.',
+      '---',
+      '',
+      '# Household search',
+      '',
+      ...next.map((l) => `- ${l}`),
+      '```',
+    ].join('\n');
+  };
+}
+
+/** Whether a request is skillrl's LLM editor asking for a revision (its system prompt says so). */
+export function isEditorRequest(request) {
+  return /You are a skill editor/.test(messagesText(request, ['system']));
+}
+
 /** The responder an example's fake model uses, by the example's adapter. */
 export function responderFor(adapter, options = {}) {
   if (adapter === 'household') return householdResponder(options);

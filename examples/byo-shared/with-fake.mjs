@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { householdResponder, qaResponder } from './fake-responders.mjs';
+import { editorResponder, householdResponder, isEditorRequest, qaResponder } from './fake-responders.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const args = process.argv.slice(2);
@@ -45,7 +45,13 @@ const { startFakeOpenAI } = await import(pathToFileURL(join(root, 'packages/test
 const config = YAML.parse(readFileSync(configPath, 'utf8'));
 const adapterName = typeof config.adapter === 'string' ? config.adapter : config.adapter?.name;
 const respond = adapterName === 'household' ? householdResponder({ skillAware }) : qaResponder();
-const fake = await startFakeOpenAI({ respond: (request, ctx) => respond(request, ctx) });
+// Skill-R1 with the LLM editor: the editor's requests go to the same fake, answered by the fake editor.
+const generator = config.evolve?.generator;
+const editsWithLlm = generator?.name === 'llm-editor' && typeof generator.options?.model === 'object';
+const editor = editorResponder();
+const fake = await startFakeOpenAI({
+  respond: (request, ctx) => (editsWithLlm && isEditorRequest(request) ? editor(request) : respond(request, ctx)),
+});
 
 const program = config.agent?.program;
 if (!program) throw new Error(`${configPath}: expected agent: { program: {...} }`);
@@ -60,6 +66,25 @@ const fakeConfig = {
           options: { ...config.adapter.options, path: absolute(config.adapter.options.path) },
         }
       : config.adapter,
+  ...(config.evolve
+    ? {
+        evolve: {
+          ...config.evolve,
+          // A starting skill folder is read from the config's folder: made absolute for the copy.
+          ...(typeof config.evolve.initialSkill?.path === 'string'
+            ? { initialSkill: { path: absolute(config.evolve.initialSkill.path) } }
+            : {}),
+          ...(editsWithLlm
+            ? {
+                generator: {
+                  ...generator,
+                  options: { ...generator.options, model: { ...generator.options.model, baseURL: fake.baseURL } },
+                },
+              }
+            : {}),
+        },
+      }
+    : {}),
   agent: {
     program: {
       ...program,

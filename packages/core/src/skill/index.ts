@@ -12,3 +12,4 @@ export {
   type ValidateSkillOptions,
   validateSkill,
 } from './validate-skill.js';
+export { readSkillFolder } from './read-skill-folder.js';

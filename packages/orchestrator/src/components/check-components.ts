@@ -1,5 +1,6 @@
+import { dirname, resolve as resolvePath } from 'node:path';
 import type { Agent, JsonObject, TaskAdapter, ValidationIssue } from '@skillrl/core';
-import { createRng, RegistryError, ValidationError } from '@skillrl/core';
+import { createRng, RegistryError, readSkillFolder, ValidationError } from '@skillrl/core';
 import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
 import { checkEstimatorOverrides } from '../config/check-estimator-overrides.js';
 import { retirementWarnings } from '../config/check-retirement.js';
@@ -326,6 +327,15 @@ export async function checkConfigFile(file: string): Promise<ConfigCheck> {
   const issues = checkConfig(value);
   const typed = checkConfigSchema(value).length === 0;
   const { rows, adapter } = await inspect(config, path, typed);
+  // Evolve's own starting skills (`initialSkill: { path }`): an Agent Skills folder that reads.
+  const own = config.method === 'evolve' ? config.evolve?.initialSkill : undefined;
+  if (typed && own !== null && typeof own === 'object' && typeof own.path === 'string') {
+    try {
+      readSkillFolder(resolvePath(dirname(path), own.path), 'evolve.initialSkill.path');
+    } catch (error) {
+      rows.push({ role: 'evolve.initialSkill', kind: 'config', source: 'config', error });
+    }
+  }
   const ok = issues.length === 0 && rows.every((r) => r.error === undefined);
   // What runs but will not do as it says (a validation that can never retire a skill type), read off the
   // adapter built above.

@@ -75,7 +75,19 @@ export const configSchema = {
         lambda: { type: 'number', minimum: 0 },
         carry: { enum: ['best', 'sample'] },
         finalEpisodes: { type: 'integer', minimum: 0 },
-        initialSkill: { enum: ['adapter', 'none'] },
+        initialSkill: {
+          oneOf: [
+            { enum: ['adapter', 'none'] },
+            {
+              type: 'object',
+              required: ['path'],
+              properties: { path: { type: 'string', minLength: 1 } },
+              additionalProperties: false,
+            },
+          ],
+          description:
+            "the starting skill s0: adapter (the adapter's skill for each task's family), none, or { path } (an Agent Skills folder or SKILL.md, read from the config's folder)",
+        },
         heldOut: taskSelection,
         proposalRetries: { type: 'integer', minimum: 0 },
         generator: {

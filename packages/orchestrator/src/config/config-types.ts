@@ -47,8 +47,13 @@ export interface EvolveSection {
    * upward by the selection; these episodes are not.
    */
   finalEpisodes?: number;
-  /** Starting skill s0: the adapter's skill for the task's family (default), or none. */
-  initialSkill?: 'adapter' | 'none';
+  /**
+   * Starting skill s0: the adapter's skill for the task's family (default), none (generation 0 is skipped),
+   * or your own Agent Skills folder, `{ path }` (a SKILL.md, a `<name>/SKILL.md` folder, or a folder of them;
+   * read from the config's folder): each task starts from the skill for its family (a skill listing no family
+   * is for every task).
+   */
+  initialSkill?: 'adapter' | 'none' | { path: string };
   /**
    * Held-out task instances (e.g. `{ split: valid_unseen, limit: 24 }`) on which, after training, the editor
    * — frozen — runs the same loop from s0 (G generations of K candidates × M episodes, then `finalEpisodes`

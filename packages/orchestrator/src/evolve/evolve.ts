@@ -1,3 +1,4 @@
+import { dirname, resolve as resolvePath } from 'node:path';
 import type {
   JsonObject,
   JsonValue,
@@ -11,6 +12,7 @@ import {
   formatSkill,
   InvalidArgumentError,
   mean,
+  readSkillFolder,
   skillForFamily,
   splitErrored,
   taskSlug,
@@ -116,7 +118,8 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   const finalEpisodes = section.finalEpisodes ?? 0;
   // Every variant with an editor starts from s0 (vanilla GRPO too: one generation of revisions of s0, scored
   // within the generation only), so the rows of the table differ in the method, not in the starting point.
-  const useS0 = variant !== 'no-skill' && (section.initialSkill ?? 'adapter') === 'adapter';
+  const initialSkill = section.initialSkill ?? 'adapter';
+  const useS0 = variant !== 'no-skill' && initialSkill !== 'none';
 
   // Everything a config names is resolved before the first rollout, so a bad name fails fast.
   const basics = await setupBasics(config, configPath);
@@ -149,7 +152,15 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   refuseOverriddenOptions(config, estimator.batchOverrides, options);
   const tasks = await loadTasks(adapter, config.tasks, config.seed);
   const heldOutTasks = section.heldOut ? await loadTasks(adapter, section.heldOut, config.seed + 3) : [];
-  const bank = useS0 && adapter.skills ? await adapter.skills() : [];
+  // s0's bank: the adapter's skills, or the user's own Agent Skills folder (read from the config's folder).
+  const ownSkills = useS0 && typeof initialSkill === 'object';
+  const bank = !useS0
+    ? []
+    : ownSkills
+      ? readSkillFolder(resolvePath(dirname(configPath), initialSkill.path), 'evolve.initialSkill.path')
+      : adapter.skills
+        ? await adapter.skills()
+        : [];
 
   const session = openRun(
     config,
@@ -176,7 +187,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     // s0: the most specific skill of the task's family in the adapter's bank.
     const s0 = new Map<string, Skill>();
     for (const task of [...tasks, ...heldOutTasks]) {
-      const skill = useS0 ? skillForFamily(bank, task.family) : undefined;
+      // A skill of the user's that lists no family is for every task.
+      const skill = useS0
+        ? (skillForFamily(bank, task.family) ??
+          (ownSkills ? bank.find((b) => !b.families?.length) : undefined))
+        : undefined;
       if (skill) s0.set(task.id, skill);
     }
     const trackEpisodes = (list: readonly Task[]) =>
