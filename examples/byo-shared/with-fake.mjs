@@ -50,7 +50,8 @@ const generator = config.evolve?.generator;
 const editsWithLlm = generator?.name === 'llm-editor' && typeof generator.options?.model === 'object';
 const editor = editorResponder();
 const fake = await startFakeOpenAI({
-  respond: (request, ctx) => (editsWithLlm && isEditorRequest(request) ? editor(request) : respond(request, ctx)),
+  respond: (request, ctx) =>
+    editsWithLlm && isEditorRequest(request) ? editor(request) : respond(request, ctx),
 });
 
 const program = config.agent?.program;
@@ -78,7 +79,10 @@ const fakeConfig = {
             ? {
                 generator: {
                   ...generator,
-                  options: { ...generator.options, model: { ...generator.options.model, baseURL: fake.baseURL } },
+                  options: {
+                    ...generator.options,
+                    model: { ...generator.options.model, baseURL: fake.baseURL },
+                  },
                 },
               }
             : {}),

@@ -1,5 +1,6 @@
 export { formatSkill, skillHash } from './format-skill.js';
 export { type ParseSkillOptions, parseSkill } from './parse-skill.js';
+export { readSkillFolder } from './read-skill-folder.js';
 export { skillForFamily } from './skill-for-family.js';
 export {
   assertValidSkill,
@@ -12,4 +13,3 @@ export {
   type ValidateSkillOptions,
   validateSkill,
 } from './validate-skill.js';
-export { readSkillFolder } from './read-skill-folder.js';
