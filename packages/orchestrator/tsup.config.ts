@@ -14,7 +14,8 @@ export default defineConfig([
     entry: ['src/index.ts'],
     format: ['esm'],
     dts: true,
-    sourcemap: true,
+    // Source maps only with SKILLRL_SOURCEMAPS=1 (debugging): the published tarballs carry none.
+    sourcemap: process.env.SKILLRL_SOURCEMAPS === '1',
     clean: false,
     target: 'node20',
     define,
@@ -28,7 +29,7 @@ export default defineConfig([
     entry: ['src/index.ts'],
     format: ['cjs'],
     dts: true,
-    sourcemap: true,
+    sourcemap: process.env.SKILLRL_SOURCEMAPS === '1',
     clean: false,
     target: 'node20',
     define,
@@ -39,7 +40,7 @@ export default defineConfig([
   {
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
-    sourcemap: true,
+    sourcemap: process.env.SKILLRL_SOURCEMAPS === '1',
     clean: false,
     target: 'node20',
     define,

@@ -95,16 +95,6 @@ export {
   runDemo,
 } from './demo/run-demo.js';
 
-// Scaffolds: `skillrl init adapter|estimator <dir>` packages and the shipped run configs live in
-// create-skillrl (`npm create skillrl`, which `skillrl init` runs); re-exported under the names they had here.
-export {
-  adapterScaffold,
-  estimatorScaffold,
-  RUN_TEMPLATES,
-  type RunTemplate,
-  writeRunTemplate,
-} from 'create-skillrl';
-
 // Traces: OpenTelemetry export when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDK an optional peer, loaded
 // only then), as the CLI sets it up for run, resume, eval, demo and worker; the run unit's span.
 export {
@@ -118,3 +108,9 @@ export {
   tracesTarget,
   UNIT_ATTRIBUTES,
 } from './trace/index.js';
+
+// Paired statistics: Student's t intervals, paired differences (bench tables by seed; a skill's utility by task).
+export * as pairedStats from './stats/paired-stats.js';
+
+// The skill bank: a run's skill versions with provenance and measured utility; `skillrl skills export|test|diff`.
+export * from './skills/index.js';

@@ -176,11 +176,7 @@ describe('the batch fields each method fills (METHOD_BATCH_FIELDS)', () => {
       const batches = fieldsOf(log);
       expect(batches.length, method).toBeGreaterThan(0);
       const expected = METHOD_BATCH_FIELDS[method].map((f) => f.field).sort();
-      for (const batch of batches) {
-        expect(Object.keys(batch).sort(), method).toEqual(expected);
-        // The deprecated copy, for one release.
-        expect(batch.lambdas, method).toEqual(batch.attributionStrengths ?? batch.interGenerationWeights);
-      }
+      for (const batch of batches) expect(Object.keys(batch).sort(), method).toEqual(expected);
     }
   });
 });

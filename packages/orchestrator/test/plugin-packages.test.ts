@@ -64,7 +64,7 @@ describe('components named by package', () => {
     // A third-party estimator installed in the config's node_modules, named by package: it records the
     // batch fields it received and returns zeros. No estimator gets special treatment by name, so it must
     // see exactly what the built-in skillc sees.
-    const dir = localDir('lambdas');
+    const dir = localDir('strengths');
     const pkg = join(dir, 'node_modules', 'lambda-recorder');
     mkdirSync(pkg, { recursive: true });
     writeFileSync(
@@ -92,7 +92,7 @@ export const estimators = {
 `,
     );
     const config = internalizeConfig(
-      { name: 'lambdas', estimator: { package: 'lambda-recorder', options: { log } } },
+      { name: 'strengths', estimator: { package: 'lambda-recorder', options: { log } } },
       { variant: 'skillc', steps: 4, validateEvery: 2 },
     );
     const result = await runConfig(loadConfig(writeConfig(dir, config)));

@@ -8,10 +8,9 @@ import {
 } from './check-estimator-overrides.js';
 
 // As @skillrl/advantage declares them (SKILLC_BATCH_OVERRIDES, SKILL_R1_BATCH_OVERRIDES).
-const SKILLC = { attributionStrengths: ['lambda', 'lambdaByFamily'], lambdas: ['lambda', 'lambdaByFamily'] };
+const SKILLC = { attributionStrengths: ['lambda', 'lambdaByFamily'] };
 const SKILL_R1 = {
   interGenerationWeights: ['lambda'],
-  lambdas: ['lambda'],
   previousMeans: ['previousMeans'],
 };
 

@@ -11,9 +11,8 @@ interface FilledField {
 }
 
 /**
- * The batch fields each method's step fills on every estimate, method inputs first (a deprecated copy after
- * the field it copies, so an option both replace is reported once, under the current name). Tested against
- * the batches both methods really build.
+ * The batch fields each method's step fills on every estimate, method inputs first (so an option two fields
+ * replace is reported once, under the method input). Tested against the batches both methods really build.
  */
 export const METHOD_BATCH_FIELDS: Record<RunConfig['method'], readonly FilledField[]> = {
   internalize: [
@@ -23,7 +22,6 @@ export const METHOD_BATCH_FIELDS: Record<RunConfig['method'], readonly FilledFie
         "SKILLC's λ_k of each rollout's skill type from the curriculum: 0 once the type retires, and under variants grpo, skill0 and d2skill-mixed",
       instead: 'set the base λ as internalize.curriculum.lambda; λ_k per type follows from the validations',
     },
-    { field: 'lambdas', source: 'a deprecated copy of attributionStrengths' },
     { field: 'scores', source: "each rollout's reward" },
     { field: 'groupIds', source: 'the task id' },
     { field: 'instanceIds', source: 'the task id' },
@@ -48,7 +46,6 @@ export const METHOD_BATCH_FIELDS: Record<RunConfig['method'], readonly FilledFie
       source: 'evolve.lambda, default 1; 0 under variant vanilla-grpo',
       instead: 'set evolve.lambda instead',
     },
-    { field: 'lambdas', source: 'a deprecated copy of interGenerationWeights' },
     {
       field: 'previousMeans',
       source: "each task's mean reward over the previous generation's candidates, measured by the run",

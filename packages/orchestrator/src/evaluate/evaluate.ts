@@ -27,6 +27,8 @@ export interface EvaluateOptions {
    */
   skills?: Record<string, Skill>;
   onProgress?: (progress: RunProgress) => void;
+  /** Each episode as it ends (its trajectory), e.g. to pair the conditions by task (`skillrl skills test`). */
+  onTrajectory?: (trajectory: Trajectory) => void;
   signal?: AbortSignal;
 }
 
@@ -144,6 +146,7 @@ export async function evaluateWith(
         const results = progress.done - errored;
         progress.successRate = results > 0 ? passed / results : 0;
         options.onProgress?.({ ...progress });
+        options.onTrajectory?.(t);
         const tripped = health.record(t);
         if (tripped && !controller.signal.aborted) controller.abort(tripped);
       },

@@ -1,0 +1,47 @@
+import type { Trajectory } from '@skillrl/core';
+import { describe, expect, it } from 'vitest';
+import { pairedUtility, utilityMetadata } from './skill-utility.js';
+
+const run = (taskId: string, condition: 0 | 1, passed: boolean, errored = false): Trajectory => ({
+  id: `${taskId}:${condition}:${Math.random()}`,
+  taskId,
+  family: 'f',
+  condition,
+  steps: [],
+  reward: passed ? 1 : 0,
+  verdict: { score: passed ? 1 : 0, passed },
+  ...(errored ? { error: { code: 'model', message: 'gone' } } : {}),
+});
+
+describe('pairedUtility', () => {
+  it('pairs by task, leaves errored episodes and unpaired tasks out (golden values by hand)', () => {
+    const u = pairedUtility(
+      [
+        run('a', 1, true),
+        run('a', 0, false),
+        run('b', 1, true),
+        run('b', 1, false),
+        run('b', 0, true),
+        run('b', 0, true, true), // errored: measured nothing
+        run('c', 1, true), // no skill-free episode: not a pair
+      ],
+      'valid_seen',
+    );
+    // Task diffs: a 1 − 0 = 1, b 0.5 − 1 = −0.5; mean 0.25; sd 1.0606602, se 0.75; t(0.975, 1) = 12.7062047.
+    expect(u?.gap).toBeCloseTo(0.25, 12);
+    expect(u?.lo).toBeCloseTo(0.25 - 12.7062047 * 0.75, 5);
+    expect(u?.hi).toBeCloseTo(0.25 + 12.7062047 * 0.75, 5);
+    expect(u?.withSkill).toBeCloseTo(2 / 3, 12);
+    expect(u?.withoutSkill).toBeCloseTo(1 / 2, 12);
+    expect(u).toMatchObject({ pairs: 2, episodes: 5, errored: 1, split: 'valid_seen' });
+    expect(utilityMetadata(u as NonNullable<typeof u>)['skillrl-utility-gap']).toBe('0.2500');
+  });
+
+  it('no task with both conditions: no utility, rather than a made-up one; one pair: an unknown interval', () => {
+    expect(pairedUtility([run('a', 1, true)], 's')).toBeUndefined();
+    const one = pairedUtility([run('a', 1, true), run('a', 0, false)], 's');
+    expect(one?.gap).toBe(1);
+    expect(Number.isNaN(one?.lo)).toBe(true);
+    expect(utilityMetadata(one as NonNullable<typeof one>)['skillrl-utility-ci95']).toBe('nan nan');
+  });
+});

@@ -1,0 +1,75 @@
+import type { Trajectory } from '@skillrl/core';
+import { rolloutErrored } from '@skillrl/core';
+import { tInterval } from '../stats/paired-stats.js';
+
+/**
+ * A skill's measured utility: success with it and without it on the same tasks, paired by task (the mean of
+ * each task's with − without success rate), with a Student's t interval over the task pairs. SKILLC's
+ * curriculum reads the same quantity per family (its paired validation); `skillrl skills test` measures it on
+ * any config's tasks.
+ */
+export interface SkillUtility {
+  /** Where the episodes came from: a split, or a run's unit (`v40`, `final`). */
+  split: string;
+  /** Success rates over the paired tasks' scored episodes. */
+  withSkill: number;
+  withoutSkill: number;
+  /** Mean paired difference, with − without, over tasks. */
+  gap: number;
+  /** 95 % Student's t interval of the gap over the task pairs (NaN with fewer than two pairs). */
+  lo: number;
+  hi: number;
+  /** Tasks with scored episodes under both conditions. */
+  pairs: number;
+  /** Scored episodes behind the rates (errored ones excluded, counted apart). */
+  episodes: number;
+  errored: number;
+}
+
+const rate = (xs: readonly Trajectory[]) =>
+  xs.length === 0 ? Number.NaN : xs.filter((t) => t.verdict.passed).length / xs.length;
+
+/**
+ * The utility measured by with (z = 1) and without (z = 0) episodes of the same tasks. Errored episodes are
+ * left out (counted); a task missing either condition is not a pair. Undefined when no task has both.
+ */
+export function pairedUtility(runs: readonly Trajectory[], split: string): SkillUtility | undefined {
+  const scored = runs.filter((t) => !rolloutErrored(t));
+  const byTask = new Map<string, { with: Trajectory[]; without: Trajectory[] }>();
+  for (const t of scored) {
+    const entry = byTask.get(t.taskId) ?? { with: [], without: [] };
+    (t.condition === 1 ? entry.with : entry.without).push(t);
+    byTask.set(t.taskId, entry);
+  }
+  const pairs = [...byTask.values()].filter((e) => e.with.length > 0 && e.without.length > 0);
+  if (pairs.length === 0) return undefined;
+  const diffs = pairs.map((e) => rate(e.with) - rate(e.without));
+  const ci = tInterval(diffs);
+  const withRuns = pairs.flatMap((e) => e.with);
+  const withoutRuns = pairs.flatMap((e) => e.without);
+  return {
+    split,
+    withSkill: rate(withRuns),
+    withoutSkill: rate(withoutRuns),
+    gap: ci.mean,
+    lo: ci.lo,
+    hi: ci.hi,
+    pairs: pairs.length,
+    episodes: withRuns.length + withoutRuns.length,
+    errored: runs.length - scored.length,
+  };
+}
+
+/** The utility as SKILL.md `metadata` values (strings, as the Agent Skills spec requires). */
+export function utilityMetadata(u: SkillUtility): Record<string, string> {
+  const f = (x: number) => (Number.isFinite(x) ? x.toFixed(4) : 'nan');
+  return {
+    'skillrl-utility-split': u.split,
+    'skillrl-utility-with': f(u.withSkill),
+    'skillrl-utility-without': f(u.withoutSkill),
+    'skillrl-utility-gap': f(u.gap),
+    'skillrl-utility-ci95': `${f(u.lo)} ${f(u.hi)}`,
+    'skillrl-utility-pairs': String(u.pairs),
+    'skillrl-utility-episodes': String(u.episodes),
+  };
+}

@@ -1,0 +1,116 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseSkill } from '@skillrl/core';
+import { describe, expect, it } from 'vitest';
+import {
+  evolveConfig,
+  finish,
+  internalizeConfig,
+  jsonResult,
+  startCli,
+  tempDir,
+  writeConfig,
+} from './support.js';
+
+// The skill bank through the CLI: a run's skills exported as Agent Skills folders with their provenance, a
+// folder's utility measured with and without it (paired by task, with an interval), two versions compared.
+
+const cli = async (args: string[]) => finish(startCli(args));
+const bankOf = (dir: string) =>
+  readFileSync(join(dir, 'bank.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Record<string, any>);
+
+describe('skillrl skills export | test | diff', () => {
+  it('an evolve run exports spec-valid folders with provenance; skills test measures their utility with an interval', async () => {
+    const dir = tempDir('skills-evolve');
+    const config = writeConfig(
+      dir,
+      evolveConfig({ name: 'bank', tasks: { split: 'train', limit: 3 } }, { generations: 2 }),
+    );
+    const run = await cli(['run', config, '--json']);
+    expect(run.code, run.err).toBe(0);
+    const runDir = join(dir, 'runs', 'bank');
+    const out = join(dir, 'exported');
+    const exported = await cli(['skills', 'export', runDir, '--to', out, '--json']);
+    expect(exported.code, exported.err).toBe(0);
+    const result = jsonResult(exported);
+    expect(result.exported.length).toBeGreaterThan(0);
+    for (const row of result.exported) {
+      // The folder is the skill's name, and the strict checker accepts it.
+      const valid = await cli(['validate-skill', join(out, row.folder)]);
+      expect(valid.code, valid.err).toBe(0);
+      const skill = parseSkill(readFileSync(join(out, row.folder, 'SKILL.md'), 'utf8'));
+      expect(skill.metadata?.['skillrl-hash']).toBe(row.hash);
+      expect(skill.metadata?.['skillrl-run']).toBe('bank');
+      expect(Object.values(skill.metadata ?? {}).every((v) => typeof v === 'string')).toBe(true);
+    }
+    // The bank: every version, each parent one of the bank's versions, rewards with their episodes.
+    const bank = bankOf(out);
+    expect(bank.length).toBeGreaterThanOrEqual(result.exported.length);
+    const hashes = new Set(bank.map((r) => r.hash));
+    for (const r of bank.filter((r) => r.parent)) expect(hashes.has(r.parent)).toBe(true);
+    expect(bank.some((r) => r.reward?.episodes > 0)).toBe(true);
+
+    const tested = await cli(['skills', 'test', out, '--config', config, '--limit', '24', '--json']);
+    expect(tested.code, tested.err).toBe(0);
+    const measured = jsonResult(tested).skills;
+    expect(measured.length).toBe(result.exported.length);
+    for (const m of measured) {
+      expect(m.utility.pairs).toBeGreaterThan(1);
+      expect(m.utility.lo).toBeLessThanOrEqual(m.utility.gap);
+      expect(m.utility.hi).toBeGreaterThanOrEqual(m.utility.gap);
+      expect(m.utility.gap).toBeCloseTo(m.utility.withSkill - m.utility.withoutSkill, 10);
+      const skill = parseSkill(readFileSync(join(out, m.name, 'SKILL.md'), 'utf8'));
+      expect(skill.metadata?.['skillrl-utility-gap']).toBe(m.utility.gap.toFixed(4));
+      // Its provenance from the export is kept beside the utility.
+      expect(skill.metadata?.['skillrl-run']).toBe('bank');
+    }
+    expect(bankOf(out).some((r) => r.utility?.pairs > 1)).toBe(true);
+
+    // Two versions compared: an exported skill against its parent, as the run kept it.
+    const child = result.exported.find((r: Record<string, any>) => r.parent);
+    expect(child).toBeDefined();
+    const parent = bank.find((r) => r.hash === child.parent && r.task === child.task);
+    const parentFile = join(
+      runDir,
+      'skills',
+      String(parent?.generation),
+      String(parent?.task),
+      String(parent?.name),
+    );
+    expect(existsSync(parentFile), parentFile).toBe(true);
+    const diff = await cli(['skills', 'diff', parentFile, join(out, child.folder), '--json']);
+    expect(diff.code, diff.out).toBe(0);
+    const d = jsonResult(diff);
+    expect(d.same).toBe(false);
+    expect(d.text).toContain('@@');
+    expect(d.provenance).toContainEqual(['skillrl-parent', null, child.parent]);
+  }, 180_000);
+
+  it("an internalize run's exported skills carry the utility its last paired validation measured", async () => {
+    const dir = tempDir('skills-internalize');
+    const config = writeConfig(dir, internalizeConfig({ name: 'bank-skillc' }));
+    const run = await cli(['run', config, '--json']);
+    expect(run.code, run.err).toBe(0);
+    const out = join(dir, 'exported');
+    const exported = await cli(['skills', 'export', join(dir, 'runs', 'bank-skillc'), '--to', out, '--json']);
+    expect(exported.code, exported.err).toBe(0);
+    const rows = jsonResult(exported).exported;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(
+      rows.some((r: Record<string, any>) => r.utility?.pairs > 0 && /^v\d+$/.test(r.utility.split)),
+    ).toBe(true);
+  }, 180_000);
+
+  it('bad input is named: not a run directory, an unknown generation', async () => {
+    const dir = tempDir('skills-bad');
+    const notRun = await cli(['skills', 'export', dir, '--to', join(dir, 'x')]);
+    expect(notRun.code).toBe(1);
+    expect(notRun.err).toContain('not a run directory');
+    const bad = await cli(['skills', 'export', dir, '--to', join(dir, 'x'), '--generation', 'latest']);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain('--generation');
+  });
+});
