@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: JSON rows read back from the CLI and bank.jsonl
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSkill } from '@skillrl/core';

@@ -125,7 +125,7 @@ export function exportSkills(
     }
     return row;
   });
-  writeFileSync(join(to, 'bank.jsonl'), bank.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  writeFileSync(join(to, 'bank.jsonl'), `${bank.map((r) => JSON.stringify(r)).join('\n')}\n`);
   return { to, exported, bank };
 }
 

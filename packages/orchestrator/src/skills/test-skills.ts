@@ -127,7 +127,7 @@ export async function testSkills(
       }
       rows.push({ ...rowFor(skill, hash, rows), utility, folder: skill.name });
     }
-    writeFileSync(bankFile, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    writeFileSync(bankFile, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`);
     return { dir: root, config: loaded.path, skills: results };
   } finally {
     await releaseAgent(basics.agent.value);
