@@ -1,5 +1,5 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: JSON rows read back from the CLI and bank.jsonl
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseSkill } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
@@ -34,7 +34,17 @@ describe('skillrl skills export | test | diff', () => {
     expect(run.code, run.err).toBe(0);
     const runDir = join(dir, 'runs', 'bank');
     const out = join(dir, 'exported');
-    const exported = await cli(['skills', 'export', runDir, '--to', out, '--json']);
+    const exported = await cli([
+      'skills',
+      'export',
+      runDir,
+      '--to',
+      out,
+      '--measure',
+      '--limit',
+      '24',
+      '--json',
+    ]);
     expect(exported.code, exported.err).toBe(0);
     const result = jsonResult(exported);
     expect(result.exported.length).toBeGreaterThan(0);
@@ -48,6 +58,11 @@ describe('skillrl skills export | test | diff', () => {
       expect(Object.values(skill.metadata ?? {}).every((v) => typeof v === 'string')).toBe(true);
     }
     // The bank: every version, each parent one of the bank's versions, rewards with their episodes.
+    // --measure: each exported skill's utility, paired by task with its interval, in the export's result.
+    for (const row of result.exported) {
+      expect(row.utility.pairs).toBeGreaterThan(1);
+      expect(Number.isFinite(row.utility.lo) && Number.isFinite(row.utility.hi)).toBe(true);
+    }
     const bank = bankOf(out);
     expect(bank.length).toBeGreaterThanOrEqual(result.exported.length);
     const hashes = new Set(bank.map((r) => r.hash));
@@ -60,6 +75,10 @@ describe('skillrl skills export | test | diff', () => {
     expect(measured.length).toBe(result.exported.length);
     for (const m of measured) {
       expect(m.utility.pairs).toBeGreaterThan(1);
+      // The same tasks and seed: skills test reproduces the exported utility, inside its interval.
+      const before = result.exported.find((r: Record<string, any>) => r.folder === m.name).utility;
+      expect(m.utility.gap).toBeGreaterThanOrEqual(before.lo);
+      expect(m.utility.gap).toBeLessThanOrEqual(before.hi);
       expect(m.utility.lo).toBeLessThanOrEqual(m.utility.gap);
       expect(m.utility.hi).toBeGreaterThanOrEqual(m.utility.gap);
       expect(m.utility.gap).toBeCloseTo(m.utility.withSkill - m.utility.withoutSkill, 10);
@@ -103,6 +122,40 @@ describe('skillrl skills export | test | diff', () => {
     expect(
       rows.some((r: Record<string, any>) => r.utility?.pairs > 0 && /^v\d+$/.test(r.utility.split)),
     ).toBe(true);
+  }, 180_000);
+
+  it('an internalize run starts from an exported folder (skills: { dir }), its families from the config', async () => {
+    const dir = tempDir('skills-from-folder');
+    const source = writeConfig(dir, internalizeConfig({ name: 'source' }), 'source.yaml');
+    expect((await cli(['run', source, '--json'])).code).toBe(0);
+    const out = join(dir, 'bank');
+    expect((await cli(['skills', 'export', join(dir, 'runs', 'source'), '--to', out, '--json'])).code).toBe(
+      0,
+    );
+    const from = writeConfig(
+      dir,
+      internalizeConfig({ name: 'from-folder', skills: { dir: 'bank' } }),
+      'from-folder.yaml',
+    );
+    const checked = await cli(['check', from]);
+    expect(checked.code, checked.out + checked.err).toBe(0);
+    const run = await cli(['run', from, '--json']);
+    expect(run.code, run.err).toBe(0);
+    // Its skills are the folder's: the run's starting skills carry the exported provenance.
+    const started = join(dir, 'runs', 'from-folder', 'skills', '0');
+    const names = existsSync(started) ? readdirSync(started) : [];
+    expect(names.length).toBeGreaterThan(0);
+    const first = parseSkill(readFileSync(join(started, names[0] as string, 'SKILL.md'), 'utf8'));
+    expect(first.metadata?.['skillrl-run']).toBe('source');
+    // A family mapping naming a skill the folder lacks is named.
+    const bad = writeConfig(
+      dir,
+      internalizeConfig({ name: 'bad', skills: { dir: 'bank', families: { 'no-such-skill': ['x'] } } }),
+      'bad.yaml',
+    );
+    const refused = await cli(['run', bad]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('skills.families');
   }, 180_000);
 
   it('bad input is named: not a run directory, an unknown generation', async () => {

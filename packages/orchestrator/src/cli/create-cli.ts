@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, redactSecrets, ValidationError } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
@@ -449,9 +449,16 @@ export function createCli(io: CliIo = defaultIo): Command {
       'final (default), best (by measured reward), or a generation number',
       'final',
     )
+    .option(
+      '--measure',
+      "then measure each exported skill's utility on the run's config's tasks, as `skills test` does (into metadata and bank.jsonl)",
+    )
+    .option('--split <name>', "with --measure: the split (default: the config's tasks)")
+    .option('--limit <n>', 'with --measure: tasks of the split')
+    .option('--episodes <n>', 'with --measure: episodes per task and condition', '1')
     .option('--json', 'print the result as JSON')
     .action(
-      withErrors(async (dir: string, opts: { to: string; generation: string; json?: boolean }) => {
+      withErrors(async (dir: string, opts: ExportOptions) => {
         const which = opts.generation;
         const generation: SkillSelection =
           which === 'best' || which === 'final' ? which : /^\d+$/.test(which) ? Number(which) : Number.NaN;
@@ -459,6 +466,13 @@ export function createCli(io: CliIo = defaultIo): Command {
           throw new InvalidArgumentError('--generation', `expected final, best or a number, got "${which}"`);
         }
         const result = exportSkills(resolve(dir), { to: opts.to, generation });
+        if (opts.measure) {
+          const measured = await testSkills(result.to, runConfigFile(resolve(dir)), measureOptions(opts));
+          for (const row of result.exported) {
+            const m = measured.skills.find((x) => x.name === row.folder);
+            if (m?.utility) row.utility = m.utility;
+          }
+        }
         if (opts.json) {
           io.out(
             JSON.stringify({
@@ -504,19 +518,7 @@ export function createCli(io: CliIo = defaultIo): Command {
           dir: string,
           opts: { config: string; split?: string; limit?: string; episodes: string; json?: boolean },
         ) => {
-          const episodes = Number(opts.episodes);
-          if (!Number.isInteger(episodes) || episodes < 1) {
-            throw new InvalidArgumentError('--episodes', `expected an integer >= 1, got "${opts.episodes}"`);
-          }
-          const limit = opts.limit === undefined ? undefined : Number(opts.limit);
-          if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
-            throw new InvalidArgumentError('--limit', `expected an integer >= 1, got "${opts.limit}"`);
-          }
-          const result = await testSkills(dir, opts.config, {
-            episodes,
-            ...(opts.split ? { split: opts.split } : {}),
-            ...(limit !== undefined ? { limit } : {}),
-          });
+          const result = await testSkills(dir, opts.config, measureOptions(opts));
           if (opts.json) {
             io.out(JSON.stringify({ ok: true, ...result }));
             return;
@@ -668,4 +670,41 @@ async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
     io.err(`error: ${describeError(error).message}`);
     return 1;
   }
+}
+
+interface ExportOptions {
+  to: string;
+  generation: string;
+  measure?: boolean;
+  split?: string;
+  limit?: string;
+  episodes: string;
+  json?: boolean;
+}
+
+/** `--episodes`, `--limit`, `--split` of `skills test` and `skills export --measure`, checked. */
+function measureOptions(opts: { split?: string; limit?: string; episodes: string }) {
+  const episodes = Number(opts.episodes);
+  if (!Number.isInteger(episodes) || episodes < 1) {
+    throw new InvalidArgumentError('--episodes', `expected an integer >= 1, got "${opts.episodes}"`);
+  }
+  const limit = opts.limit === undefined ? undefined : Number(opts.limit);
+  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1)) {
+    throw new InvalidArgumentError('--limit', `expected an integer >= 1, got "${opts.limit}"`);
+  }
+  return {
+    episodes,
+    ...(opts.split ? { split: opts.split } : {}),
+    ...(limit !== undefined ? { limit } : {}),
+  };
+}
+
+/** The config a run directory was started from (its manifest names it), else the copy it keeps. */
+function runConfigFile(runDir: string): string {
+  const manifest = join(runDir, 'run.json');
+  if (existsSync(manifest)) {
+    const { configPath } = JSON.parse(readFileSync(manifest, 'utf8')) as { configPath?: string };
+    if (configPath && existsSync(configPath)) return configPath;
+  }
+  return join(runDir, 'config.json');
 }

@@ -6,6 +6,7 @@ import { checkEstimatorOverrides } from '../config/check-estimator-overrides.js'
 import { retirementWarnings } from '../config/check-retirement.js';
 import type { LoadedConfig, RunConfig } from '../config/config-types.js';
 import { checkConfig, checkConfigSchema, readConfigFile } from '../config/load-config.js';
+import { withSkillFolder } from '../run/skill-folder-adapter.js';
 import { BUILTIN_COMPONENTS, type ComponentUse, importEntry } from './builtin-components.js';
 import type { ComponentContext, ComponentKind } from './component-types.js';
 import { findBuiltin, findBuiltinPeers, importFromConfig, resolvePlugin } from './import-package.js';
@@ -297,6 +298,14 @@ async function inspect(
     rows.push({ role, kind, ...rest });
   }
 
+  // The config's own skill folder in place of the adapter's skills, as a run takes it.
+  if (typed && adapter !== undefined && (config as RunConfig).skills) {
+    try {
+      adapter = withSkillFolder(adapter, config as RunConfig, path);
+    } catch (error) {
+      rows.push({ role: 'skills', kind: 'config', source: 'config', error });
+    }
+  }
   // With the adapter built, the combinations that cannot work with it (what `run` refuses before it starts).
   if (typed && adapter !== undefined) {
     for (const issue of await checkConfigAgainstAdapter(config as RunConfig, adapter)) {

@@ -58,6 +58,20 @@ export const configSchema = {
         },
       },
     },
+    skills: {
+      type: 'object',
+      required: ['dir'],
+      properties: {
+        dir: { type: 'string', minLength: 1 },
+        families: {
+          type: 'object',
+          additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
+        },
+      },
+      additionalProperties: false,
+      description:
+        "your own Agent Skills folder in place of the adapter's skills (read from the config's folder); families maps a skill's name to its families",
+    },
     estimator: componentSpec,
     concurrency: positiveInt,
     maxSteps: positiveInt,

@@ -124,6 +124,13 @@ export interface RunConfig {
   tasks: TaskSelection;
   /** The task model: `openai` (any OpenAI-compatible endpoint), `skill-reading` (tfjs), `tinker` (a Tinker sampler), or a package. */
   agent: ComponentSpec;
+  /**
+   * Your own skills in place of the adapter's: an Agent Skills folder (a skill repository, `skillrl skills
+   * export`'s output, or written by hand), read from the config's folder. `families` maps a skill's name to the
+   * families it is for; otherwise its metadata's `skillrl.families` does, and a skill with none is general.
+   * Evolve starts from them, internalize internalizes them, eval's with-skill side uses them.
+   */
+  skills?: { dir: string; families?: Record<string, string[]> };
   /** Overrides the method's estimator. */
   estimator?: ComponentSpec;
   /** Episodes in flight at once (default 8). */

@@ -4,6 +4,7 @@ import type { ComponentContext, ResolvedComponent } from '../components/componen
 import { resolveComponent } from '../components/resolve-component.js';
 import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
 import type { RunConfig, TaskSelection } from '../config/config-types.js';
+import { withSkillFolder } from './skill-folder-adapter.js';
 
 export interface RunBasics {
   root: Rng;
@@ -16,7 +17,9 @@ export interface RunBasics {
 export async function setupBasics(config: RunConfig, configPath: string): Promise<RunBasics> {
   const root = createRng(config.seed);
   const base = (role: string): ComponentContext => ({ seed: root.seedFor(`component:${role}`), configPath });
-  const adapter = await resolveComponent('adapter', config.adapter, base('adapter'));
+  const resolved = await resolveComponent('adapter', config.adapter, base('adapter'));
+  // The config's own skill folder (`skills: { dir }`) replaces the adapter's skills, for every method.
+  const adapter = { ...resolved, value: withSkillFolder(resolved.value, config, configPath) };
   // What cannot work with this adapter (a step editor without a vocabulary, the skill-reading agent without
   // admissible actions, ...) fails here, as `skillrl check` reports it, before any other part is built.
   const problems = await checkConfigAgainstAdapter(config, adapter.value);
