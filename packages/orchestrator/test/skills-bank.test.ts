@@ -147,6 +147,13 @@ describe('skillrl skills export | test | diff', () => {
     expect(names.length).toBeGreaterThan(0);
     const first = parseSkill(readFileSync(join(started, names[0] as string, 'SKILL.md'), 'utf8'));
     expect(first.metadata?.['skillrl-run']).toBe('source');
+    // The finished run wrote its bank, and its report shows it: each version with its utility.
+    const runBank = bankOf(join(dir, 'runs', 'from-folder'));
+    expect(runBank.length).toBeGreaterThan(0);
+    const html = readFileSync(join(dir, 'runs', 'from-folder', 'report.html'), 'utf8');
+    expect(html).toContain('id="bank"');
+    for (const row of runBank) expect(html).toContain(row.hash);
+    expect(runBank.some((r) => r.utility?.pairs > 0)).toBe(true);
     // A family mapping naming a skill the folder lacks is named.
     const bad = writeConfig(
       dir,

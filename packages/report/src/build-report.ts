@@ -46,6 +46,7 @@ export function buildReport(runDir: string, options: BuildReportOptions = {}): R
     ...(internalize ? { internalize } : {}),
     charts,
     maxSkillTasks,
+    bank: data.bank,
   });
   return { html, summary };
 }

@@ -561,9 +561,15 @@ export function createCli(io: CliIo = defaultIo): Command {
     )
     .argument('<path>', 'a skill folder (holding SKILL.md) or a SKILL.md file')
     .option('--json', 'print the result as JSON')
+    .option(
+      '--lenient',
+      'accept what skills clients add beyond the spec (disable-model-invocation, argument-hint, version, any other field; missing referenced files) with warnings instead of errors',
+    )
     .action(
-      withErrors(async (target: string, opts: { json?: boolean }) => {
-        const { path, name, problems, warnings } = validateSkillPath(target);
+      withErrors(async (target: string, opts: { json?: boolean; lenient?: boolean }) => {
+        const { path, name, problems, warnings } = validateSkillPath(target, {
+          lenient: opts.lenient === true,
+        });
         if (opts.json) io.out(JSON.stringify({ ok: problems.length === 0, path, name, problems, warnings }));
         else if (problems.length === 0) io.out(`ok: ${path}${name ? ` (${name})` : ''}`);
         else {

@@ -40,6 +40,7 @@ import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, releaseAgent, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { signalSummary } from '../run/signal-summary.js';
+import { writeRunBank } from '../skills/write-run-bank.js';
 
 export interface EvolveOptions extends RunOptions {
   /** The config file's path: packages resolve from its directory (default: a file in the working directory). */
@@ -524,6 +525,8 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       fallbacksByUnit,
       ...envVerdictSummary(session, options.onWarning),
     });
+    // The skill bank: every version with its parent, reward and utility (the report shows it).
+    writeRunBank(session);
     return session.complete('evolve', metrics);
   } catch (error) {
     session.fail(error, options.signal);

@@ -15,6 +15,7 @@ import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, releaseAgent, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { signalSummary } from '../run/signal-summary.js';
+import { writeRunBank } from '../skills/write-run-bank.js';
 import { createRunCurriculum } from './create-run-curriculum.js';
 import { replayBatch } from './replay-batch.js';
 
@@ -376,6 +377,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
           }
         : {}),
     });
+    // The skill bank: every version with its parent, reward and utility (the report shows it).
+    writeRunBank(session);
     return session.complete('internalize', metrics);
   } catch (error) {
     session.fail(error, options.signal);

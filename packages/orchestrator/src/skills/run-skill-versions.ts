@@ -95,10 +95,23 @@ export function readRunSkillVersions(runDir: string): SkillVersion[] {
     throw new InvalidArgumentError('run-dir', `${runDir} is not a run directory (no run.json)`);
   }
   const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as { runId: string; method: string };
-  const rollouts = [...readRunStream<Trajectory>(runDir, 'rollouts')];
-  // The latest record per rollout id (a rerun replaces an errored one).
+  // The latest record per rollout id (a rerun replaces an errored one), kept small: a long run holds tens of
+  // thousands of rollouts, and only these fields are read.
   const latest = new Map<string, Trajectory>();
-  for (const t of rollouts) latest.set(t.id, t);
+  for (const t of readRunStream<Trajectory>(runDir, 'rollouts')) {
+    const slim: Trajectory = {
+      id: t.id,
+      taskId: t.taskId,
+      family: t.family,
+      condition: t.condition,
+      steps: [],
+      reward: t.reward,
+      verdict: { score: t.verdict.score, passed: t.verdict.passed },
+      ...(t.skill ? { skill: t.skill } : {}),
+      ...(t.error ? { error: t.error } : {}),
+    };
+    latest.set(t.id, slim);
+  }
   const runs = [...latest.values()];
   const underHash = new Map<string, Trajectory[]>();
   for (const t of runs) {

@@ -1,3 +1,4 @@
+import type { BankRow } from '../read/read-run-dir.js';
 import type { ReportSummary } from '../report-types.js';
 import type { ChartSpec } from '../view/chart-spec.js';
 import type { EvolveView } from '../view/evolve-view.js';
@@ -7,6 +8,7 @@ import { embedJson, embedScript } from './embed-script.js';
 import { escapeHtml } from './escape-html.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import { PAGE_STYLE } from './page-style.js';
+import { renderBank } from './render-bank.js';
 import { renderEvolve } from './render-evolve.js';
 import { renderInternalize } from './render-internalize.js';
 import { renderSummary } from './render-summary.js';
@@ -18,6 +20,8 @@ export interface PageParts {
   internalize?: InternalizeView;
   charts: ChartSpec[];
   maxSkillTasks: number;
+  /** The run's skill bank (`bank.jsonl`), when it wrote one. */
+  bank?: readonly BankRow[];
 }
 
 /**
@@ -41,6 +45,7 @@ export function renderPage(parts: PageParts): string {
     renderSummary(summary),
     parts.evolve ? renderEvolve(parts.evolve, parts.maxSkillTasks) : '',
     parts.internalize ? renderInternalize(parts.internalize) : '',
+    renderBank(parts.bank ?? []),
     '<footer>Made by @skillrl/report. Every chart and table is inside this file; it needs no network.</footer>',
   ].join('\n');
   const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";

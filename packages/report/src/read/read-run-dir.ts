@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError, type RunEvent, type Trajectory } from '@skillrl/core';
 import { checkEvent, isObj } from './check-event.js';
-import { streamRecords } from './read-jsonl.js';
+import { readJsonl, streamRecords } from './read-jsonl.js';
 import { readSkillFiles, type SkillFile } from './read-skill-files.js';
 
 /** Everything the report reads from a run directory, with notes on what was missing or damaged. */
@@ -20,7 +20,31 @@ export interface RunData {
   hasEventsFile: boolean;
   hasRolloutsFile: boolean;
   skills: SkillFile[];
+  /** `bank.jsonl`, written when a run completes: every skill version, its parent, reward and utility. */
+  bank?: BankRow[];
   notes: string[];
+}
+
+/** One skill version of the run's bank (`bank.jsonl`, as the orchestrator writes it). */
+export interface BankRow {
+  name: string;
+  hash: string;
+  parent?: string;
+  generation?: number | 'final';
+  task?: string;
+  families?: string[];
+  final?: boolean;
+  reward?: { mean: number; lo: number; hi: number; episodes: number };
+  utility?: {
+    split: string;
+    withSkill: number;
+    withoutSkill: number;
+    gap: number;
+    lo: number;
+    hi: number;
+    pairs: number;
+    episodes: number;
+  };
 }
 
 function readJsonFile(path: string, label: string, notes: string[]): Record<string, unknown> | undefined {
@@ -109,6 +133,9 @@ export function readRunDir(runDir: string): RunData {
     notes.push(...rolloutsRead.notes());
   }
   const skills = readSkillFiles(dir, notes);
+  const bankRead = readJsonl<BankRow>(join(dir, 'bank.jsonl'), 'bank.jsonl');
+  notes.push(...bankRead.notes);
+  const bank = bankRead.records.filter((r) => typeof r?.name === 'string' && typeof r?.hash === 'string');
   return {
     dir,
     ...(config ? { config } : {}),
@@ -118,6 +145,7 @@ export function readRunDir(runDir: string): RunData {
     hasEventsFile: eventsRead.exists,
     hasRolloutsFile,
     skills,
+    bank,
     notes,
   };
 }
