@@ -2,7 +2,12 @@ import { SkillrlError } from './skillrl-error.js';
 
 const SYMBOL = Symbol.for('skillrl.error.skill-format');
 
-/** The Agent Skills rule a SKILL.md broke. */
+/**
+ * The Agent Skills rule a SKILL.md broke (or, for a warning, is advised to follow). Errors: `frontmatter`
+ * through `body-type`, `skill-file` and `reference-missing` (a warning in lenient mode). Warnings only:
+ * `allowed-tools-format`, `body-lines`, `body-tokens`, `reference-depth`, `layout`; `unknown-field` is a
+ * warning in lenient mode.
+ */
 export type SkillRule =
   | 'frontmatter'
   | 'yaml'
@@ -19,8 +24,23 @@ export type SkillRule =
   | 'license-type'
   | 'unknown-field'
   | 'families-type'
-  | 'body-type';
+  | 'body-type'
+  /** A skill folder holds no `SKILL.md` (or `skill.md`), or the path is not a folder. */
+  | 'skill-file'
+  /** `allowed-tools` given as a comma-separated string or a YAML list instead of a space-separated string. */
+  | 'allowed-tools-format'
+  /** The body is past the recommended 500 lines. */
+  | 'body-lines'
+  /** The body is past the recommended 5000 tokens (estimated). */
+  | 'body-tokens'
+  /** A file the body references does not exist in the skill folder. */
+  | 'reference-missing'
+  /** A file the body references is more than one level deep, or outside the skill folder. */
+  | 'reference-depth'
+  /** A top-level entry of the skill folder outside the `scripts/`, `references/`, `assets/` layout. */
+  | 'layout';
 
+/** One broken rule (or one warning): its rule id, the field or file it concerns, and what to do. */
 export interface SkillProblem {
   rule: SkillRule;
   field: string;

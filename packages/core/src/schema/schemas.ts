@@ -57,6 +57,7 @@ export const skillSchema = {
     compatibility: { type: 'string', minLength: 1, maxLength: 500 },
     metadata: { type: 'object', additionalProperties: { type: 'string' } },
     allowedTools: { type: 'array', items: { type: 'string' } },
+    extraFields: { type: 'object' },
   },
   additionalProperties: false,
 } as const;

@@ -38,3 +38,42 @@ describe('readSkillFolder', () => {
     expect(() => readSkillFolder(join(dir, 'missing'))).toThrow(/does not exist/);
   });
 });
+
+describe('readSkillFolder: skill.md, Unicode names and lenient reading', () => {
+  it('finds a lowercase skill.md, and matches names and folders after NFKC (an NFC name in an NFD folder)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillrl-skill-folder-'));
+    mkdirSync(join(dir, 'lower'));
+    writeFileSync(join(dir, 'lower', 'skill.md'), formatSkill(skill('lower')));
+    const nfc = 'donn\u00e9es';
+    mkdirSync(join(dir, nfc.normalize('NFD')));
+    writeFileSync(join(dir, nfc.normalize('NFD'), 'SKILL.md'), formatSkill(skill(nfc)));
+    expect(readSkillFolder(dir).map((s) => s.name)).toEqual([nfc, 'lower']);
+    expect(readSkillFolder(join(dir, 'lower', 'skill.md'))[0]!.name).toBe('lower');
+  });
+
+  it('reads client fields only when lenient, reporting each as a warning with its file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skillrl-skill-folder-'));
+    mkdirSync(join(dir, 'review'));
+    writeFileSync(
+      join(dir, 'review', 'SKILL.md'),
+      '---\nname: review\ndescription: Review code.\nallowed-tools: Read, Grep\ndisable-model-invocation: true\n---\nGo.\n',
+    );
+    expect(() => readSkillFolder(dir)).toThrow(/\[unknown-field\] disable-model-invocation/);
+    const warnings: string[] = [];
+    const [read] = readSkillFolder(dir, 'path', {
+      lenient: true,
+      onWarning: (m, d) => warnings.push(`${d.source.endsWith('SKILL.md')}:${m}`),
+    });
+    expect(read).toEqual({
+      name: 'review',
+      description: 'Review code.',
+      allowedTools: ['Read', 'Grep'],
+      extraFields: { 'disable-model-invocation': 'true' },
+      body: 'Go.\n',
+    });
+    expect(warnings.map((w) => w.split(' ')[0])).toEqual([
+      'true:[allowed-tools-format]',
+      'true:[unknown-field]',
+    ]);
+  });
+});

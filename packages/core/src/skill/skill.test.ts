@@ -84,7 +84,12 @@ describe('SKILL.md', () => {
       .array(word, { minLength: 1, maxLength: 4 })
       .map((ws) => ws.join('-').slice(0, 64).replace(/-+$/, ''));
     const text = fc.string({ minLength: 1, maxLength: 200 }).filter((s) => s.trim().length > 0);
-    const token = fc.stringMatching(/^[A-Za-z0-9_().:*]{1,12}$/);
+    const token = fc.stringMatching(/^[A-Za-z0-9_.:*]{1,12}$/);
+    // A tool may carry parenthesised arguments, spaces and commas included (`Bash(git add:*)`); its
+    // parentheses balance, or the space-separated string could not be split back.
+    const tool = fc
+      .tuple(token, fc.option(fc.stringMatching(/^[A-Za-z0-9_.:*, -]{0,12}$/)))
+      .map(([t, args]) => (args === null ? t : `${t}(${args})`));
     const skill = fc.record(
       {
         name,
@@ -97,7 +102,7 @@ describe('SKILL.md', () => {
           minKeys: 1,
           maxKeys: 4,
         }),
-        allowedTools: fc.array(token, { maxLength: 4 }),
+        allowedTools: fc.array(tool, { maxLength: 4 }),
       },
       { requiredKeys: ['name', 'description', 'body'] },
     );
@@ -141,10 +146,12 @@ describe('SKILL.md', () => {
     expect(
       rulesOf(() => parseSkill(frontmatter(`name: a\ndescription: d\ncompatibility: ${'c'.repeat(501)}`))),
     ).toEqual(['compatibility-length']);
+    // Scalars are strings as written (skills-ref reads YAML with strictyaml): `version: 1.0` is "1.0",
+    // `license: 3` is "3". A list or a map is not a string.
     expect(
-      rulesOf(() => parseSkill(frontmatter('name: a\ndescription: d\nmetadata:\n  version: 1.0'))),
+      rulesOf(() => parseSkill(frontmatter('name: a\ndescription: d\nmetadata:\n  tags: [a, b]'))),
     ).toEqual(['metadata-type']);
-    expect(rulesOf(() => parseSkill(frontmatter('name: a\ndescription: d\nlicense: 3')))).toEqual([
+    expect(rulesOf(() => parseSkill(frontmatter('name: a\ndescription: d\nlicense: [MIT]')))).toEqual([
       'license-type',
     ]);
     expect(rulesOf(() => parseSkill(frontmatter('name: a\ndescription: d\nversion: 2')))).toEqual([
