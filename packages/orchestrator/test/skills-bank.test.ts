@@ -165,6 +165,30 @@ describe('skillrl skills export | test | diff', () => {
     expect(refused.err).toContain('skills.families');
   }, 180_000);
 
+  it('published-style skills (client fields) import with lenient and warnings, and are refused strictly', async () => {
+    const published = join(__dirname, '../../core/test-fixtures/published-skills');
+    const strictCheck = await cli(['validate-skill', join(published, 'code-review')]);
+    expect(strictCheck.code).toBe(1);
+    const lenientCheck = await cli(['validate-skill', join(published, 'code-review'), '--lenient']);
+    expect(lenientCheck.code, lenientCheck.err).toBe(0);
+    expect(lenientCheck.err).toContain('warning');
+    const dir = tempDir('skills-published');
+    const config = (lenient: boolean) =>
+      writeConfig(
+        dir,
+        evolveConfig({
+          name: `published-${lenient}`,
+          skills: { dir: published, ...(lenient ? { lenient } : {}) },
+        }),
+        `published-${lenient}.yaml`,
+      );
+    const refused = await cli(['check', config(false)]);
+    expect(refused.code).toBe(1);
+    expect(refused.out + refused.err).toMatch(/unknown-field|not a known field/);
+    const taken = await cli(['check', config(true)]);
+    expect(taken.code, taken.out + taken.err).toBe(0);
+  }, 60_000);
+
   it('bad input is named: not a run directory, an unknown generation', async () => {
     const dir = tempDir('skills-bad');
     const notRun = await cli(['skills', 'export', dir, '--to', join(dir, 'x')]);

@@ -67,6 +67,7 @@ export const configSchema = {
           type: 'object',
           additionalProperties: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 },
         },
+        lenient: { type: 'boolean' },
       },
       additionalProperties: false,
       description:

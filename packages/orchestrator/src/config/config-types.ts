@@ -128,9 +128,11 @@ export interface RunConfig {
    * Your own skills in place of the adapter's: an Agent Skills folder (a skill repository, `skillrl skills
    * export`'s output, or written by hand), read from the config's folder. `families` maps a skill's name to the
    * families it is for; otherwise its metadata's `skillrl.families` does, and a skill with none is general.
-   * Evolve starts from them, internalize internalizes them, eval's with-skill side uses them.
+   * Evolve starts from them, internalize internalizes them, eval's with-skill side uses them. `lenient`: fields
+   * that clients add (`disable-model-invocation`, `argument-hint`, `version`, ...) are warnings, not errors, for
+   * published skills.
    */
-  skills?: { dir: string; families?: Record<string, string[]> };
+  skills?: { dir: string; families?: Record<string, string[]>; lenient?: boolean };
   /** Overrides the method's estimator. */
   estimator?: ComponentSpec;
   /** Episodes in flight at once (default 8). */

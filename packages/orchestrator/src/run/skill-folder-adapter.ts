@@ -10,15 +10,24 @@ import type { RunConfig } from '../config/config-types.js';
  * own metadata (`skillrl.families`); a skill with none is general. Evolve's starting skills, internalize's
  * skills and eval's with-skill side all read `adapter.skills()`, so all of them take the folder's.
  */
-export function withSkillFolder(adapter: TaskAdapter, config: RunConfig, configPath: string): TaskAdapter {
+export function withSkillFolder(
+  adapter: TaskAdapter,
+  config: RunConfig,
+  configPath: string,
+  onWarning?: (message: string) => void,
+): TaskAdapter {
   const spec = config.skills;
   if (!spec) return adapter;
-  const skills: Skill[] = readSkillFolder(resolvePath(dirname(configPath), spec.dir), 'skills.dir').map(
-    (skill) => {
-      const families = spec.families?.[skill.name];
-      return families ? { ...skill, families: [...families] } : skill;
-    },
-  );
+  // `lenient`: published skills' client fields are warnings (kept, written back), not errors.
+  const read = readSkillFolder(resolvePath(dirname(configPath), spec.dir), 'skills.dir', {
+    ...(spec.lenient
+      ? { lenient: true, onWarning: (line: string) => onWarning?.(`skills.dir: ${line}`) }
+      : {}),
+  });
+  const skills: Skill[] = read.map((skill) => {
+    const families = spec.families?.[skill.name];
+    return families ? { ...skill, families: [...families] } : skill;
+  });
   for (const [name, families] of Object.entries(spec.families ?? {})) {
     if (!skills.some((s) => s.name === name)) {
       throw new InvalidArgumentError('skills.families', `no skill named "${name}" in ${spec.dir}`);
