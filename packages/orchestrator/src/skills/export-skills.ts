@@ -23,6 +23,7 @@ export interface BankRow {
   task?: string;
   families?: string[];
   final?: boolean;
+  retiredAt?: Record<string, number>;
   reward?: SkillVersion['reward'];
   utility?: SkillUtility;
   /** The folder it was exported to, relative to the export's root; absent for versions not exported. */
@@ -50,6 +51,11 @@ export function provenanceMetadata(v: SkillVersion | BankRow): Record<string, st
   if (v.parent) out['skillrl-parent'] = v.parent;
   if (v.generation !== undefined) out['skillrl-generation'] = String(v.generation);
   if (v.task) out['skillrl-task'] = v.task;
+  if (v.retiredAt) {
+    out['skillrl-retired-at'] = Object.entries(v.retiredAt)
+      .map(([family, step]) => `${family}:${step}`)
+      .join(' ');
+  }
   if (v.reward) {
     out['skillrl-reward'] = num(v.reward.mean);
     out['skillrl-reward-ci95'] = `${num(v.reward.lo)} ${num(v.reward.hi)}`;

@@ -34,6 +34,8 @@ export interface SkillVersion {
   skill: Skill;
   /** Mean reward of the run's scored episodes under it, with a 95 % t interval over them. */
   reward?: { mean: number; lo: number; hi: number; episodes: number };
+  /** Internalize: the step at which each of its families was retired for good (SKILLC's curriculum). */
+  retiredAt?: Record<string, number>;
   /** With − without, paired by task, where the run measured both (internalize's last paired validation). */
   utility?: SkillUtility;
 }
@@ -165,6 +167,15 @@ export function readRunSkillVersions(runDir: string): SkillVersion[] {
     const validations = runs.filter((t) => /^v\d+\//.test(t.id));
     const lastStep = Math.max(-1, ...validations.map((t) => Number(/^v(\d+)\//.exec(t.id)?.[1])));
     const lastValidation = validations.filter((t) => t.id.startsWith(`v${lastStep}/`));
+    // The step each family was first reported retired (validation events carry the curriculum's state).
+    const retired = new Map<string, number>();
+    for (const e of readRunStream<{ type: string; step?: number; curriculum?: { retired?: string[] } }>(
+      runDir,
+      'events',
+    )) {
+      if (e.type !== 'validation' || typeof e.step !== 'number') continue;
+      for (const family of e.curriculum?.retired ?? []) if (!retired.has(family)) retired.set(family, e.step);
+    }
     const seen = new Map<string, SkillVersion>();
     for (const dir of ['0', 'final']) {
       for (const { name, file } of skillFiles(join(skillsDir, dir), false)) {
@@ -187,6 +198,10 @@ export function readRunSkillVersions(runDir: string): SkillVersion[] {
         };
         const reward = rewardOf(underHash.get(hash) ?? []);
         if (reward) version.reward = reward;
+        const retiredAt = Object.fromEntries(
+          (skill.families ?? []).filter((f) => retired.has(f)).map((f) => [f, retired.get(f) as number]),
+        );
+        if (Object.keys(retiredAt).length > 0) version.retiredAt = retiredAt;
         const families = new Set(skill.families ?? []);
         const mine = lastValidation.filter((t) => families.size === 0 || families.has(t.family));
         const utility = lastStep >= 0 ? pairedUtility(mine, `v${lastStep}`) : undefined;

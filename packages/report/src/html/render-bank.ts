@@ -12,7 +12,15 @@ const interval = (lo: number, hi: number) =>
 export function renderBank(bank: readonly BankRow[], max = 200): string {
   if (bank.length === 0) return '';
   const rows = bank.slice(0, max).map((r) => {
-    const where = [r.task, r.generation !== undefined ? `g${r.generation}` : '', r.families?.join(', ') ?? '']
+    const retired = Object.entries(r.retiredAt ?? {})
+      .map(([family, step]) => `${family} retired at step ${step}`)
+      .join(', ');
+    const where = [
+      r.task,
+      r.generation !== undefined ? `g${r.generation}` : '',
+      r.families?.join(', ') ?? '',
+      retired,
+    ]
       .filter(Boolean)
       .join(' · ');
     const reward = r.reward

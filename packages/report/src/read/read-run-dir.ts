@@ -34,6 +34,7 @@ export interface BankRow {
   task?: string;
   families?: string[];
   final?: boolean;
+  retiredAt?: Record<string, number>;
   reward?: { mean: number; lo: number; hi: number; episodes: number };
   utility?: {
     split: string;
