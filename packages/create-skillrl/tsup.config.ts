@@ -6,7 +6,8 @@ export default defineConfig([
     entry: ['src/index.ts'],
     format: ['esm', 'cjs'],
     dts: true,
-    sourcemap: true,
+    // Source maps only with SKILLRL_SOURCEMAPS=1 (debugging): the published tarballs carry none.
+    sourcemap: process.env.SKILLRL_SOURCEMAPS === '1',
     clean: false,
     target: 'node20',
     define,
@@ -14,7 +15,7 @@ export default defineConfig([
   {
     entry: { cli: 'src/cli.ts' },
     format: ['esm'],
-    sourcemap: true,
+    sourcemap: process.env.SKILLRL_SOURCEMAPS === '1',
     clean: false,
     target: 'node20',
     define,

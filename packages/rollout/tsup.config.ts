@@ -3,7 +3,8 @@ import { defineConfig, type Options } from 'tsup';
 const common: Options = {
   entry: ['src/index.ts'],
   dts: true,
-  sourcemap: true,
+  // Source maps only with SKILLRL_SOURCEMAPS=1 (debugging): the published tarballs carry none.
+  sourcemap: process.env.SKILLRL_SOURCEMAPS === '1',
   target: 'node20',
 };
 

@@ -15,7 +15,6 @@ const PER_SAMPLE_FIELDS = [
   'successes',
   'attributionStrengths',
   'interGenerationWeights',
-  'lambdas',
 ] as const;
 
 export type BatchField = 'scores' | (typeof PER_SAMPLE_FIELDS)[number];

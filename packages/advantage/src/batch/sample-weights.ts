@@ -6,9 +6,8 @@ import type { CheckedBatch } from './read-batch.js';
 export type SampleWeightField = 'attributionStrengths' | 'interGenerationWeights';
 
 /**
- * The batch's `field` as one checked weight per sample (finite, >= 0), else the deprecated `lambdas` read in
- * the same meaning (it stood for both fields until they were split; read for one release), else undefined.
- * Lengths were checked with the other per-sample fields. `meaning` completes the error message.
+ * The batch's `field` as one checked weight per sample (finite, >= 0), else undefined. Lengths were checked
+ * with the other per-sample fields. `meaning` completes the error message.
  */
 export function readSampleWeights(
   checked: CheckedBatch,
@@ -17,16 +16,14 @@ export function readSampleWeights(
   meaning: string,
 ): Float64Array | undefined {
   const batch: AdvantageBatch = checked.batch;
-  const given = batch[field];
-  const name = given !== undefined && given !== null ? field : 'lambdas';
-  const values = given !== undefined && given !== null ? given : batch.lambdas;
+  const values = batch[field];
   if (values === undefined || values === null) return undefined;
   const out = new Float64Array(checked.size);
   for (let i = 0; i < checked.size; i++) {
     const v: unknown = values[i];
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
       throw new InvalidArgumentError(
-        `batch.${name}[${i}]`,
+        `batch.${field}[${i}]`,
         `${component}: expected a finite number >= 0 (${meaning}), got ${String(v)}`,
       );
     }

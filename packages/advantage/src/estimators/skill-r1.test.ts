@@ -1,3 +1,4 @@
+import type { AdvantageBatch } from '@skillrl/core';
 import { InvalidArgumentError, MissingFieldError } from '@skillrl/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -52,18 +53,12 @@ describe('skill-r1', () => {
     );
   });
 
-  it('reads the deprecated batch.lambdas as the weight of A_inter when interGenerationWeights is absent', () => {
+  it('ignores a `lambdas` field (removed before the first release: interGenerationWeights is the field)', () => {
     const est = createSkillR1({ lambda: 2, previousMeans: { x: 0.1 } });
     const half = batch.scores.map(() => 0.5);
-    const current = est.estimate({ ...batch, interGenerationWeights: half }).advantages;
-    expect(est.estimate({ ...batch, lambdas: half }).advantages).toEqual(current);
-    // Both given: the new field wins.
-    expect(
-      est.estimate({ ...batch, interGenerationWeights: half, lambdas: batch.scores.map(() => 9) }).advantages,
-    ).toEqual(current);
-    expect(() => est.estimate({ ...batch, lambdas: [1, 1, 1, -1, 1, 1, 1, 1] })).toThrow(
-      /batch\.lambdas\[3\]/,
-    );
+    const legacy = est.estimate({ ...batch, lambdas: half } as AdvantageBatch).advantages;
+    expect(legacy).toEqual(est.estimate(batch).advantages);
+    expect(legacy).not.toEqual(est.estimate({ ...batch, interGenerationWeights: half }).advantages);
   });
 
   it('divides A_intra by std + ε with normalizeIntra', () => {

@@ -120,7 +120,7 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
         'skill-r1',
         'give each candidate the generation that proposed it',
       );
-      const lambdas = readSampleWeights(
+      const interWeights = readSampleWeights(
         checked,
         'interGenerationWeights',
         'skill-r1',
@@ -228,7 +228,7 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
           if (denom !== 0) intra /= denom;
           if (normalizeInter) between = sd === 0 ? 0 : between / denom;
         }
-        advantages[i] = intra + (lambdas ? (lambdas[i] as number) : lambda) * between;
+        advantages[i] = intra + (interWeights ? (interWeights[i] as number) : lambda) * between;
       }
       const bookkeeping = groupBookkeeping(moments);
       return {
@@ -246,7 +246,6 @@ export function createSkillR1(options?: SkillR1Options): AdvantageEstimator {
  */
 export const SKILL_R1_BATCH_OVERRIDES: EstimatorBatchOverrides = {
   interGenerationWeights: ['lambda'],
-  lambdas: ['lambda'],
   previousMeans: ['previousMeans'],
 };
 createSkillR1.batchOverrides = SKILL_R1_BATCH_OVERRIDES;

@@ -159,18 +159,12 @@ describe('skillc (multiplicative, the default)', () => {
     expect(retired.metrics.corrected).toBe(0);
   });
 
-  it('reads the deprecated batch.lambdas as attribution strengths when attributionStrengths is absent', () => {
+  it('ignores a `lambdas` field (removed before the first release: attributionStrengths is the field)', () => {
     const strengths = [0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0, 0, 0, 0];
     const est = createSkillc({ w: 0, gate: 'all', lambda: 3 });
-    const current = est.estimate({ ...batch, attributionStrengths: strengths }).advantages;
-    expect(est.estimate({ ...batch, lambdas: strengths }).advantages).toEqual(current);
-    // Both given: the new field wins (the method steps fill both with the same values for one release).
-    expect(
-      est.estimate({ ...batch, attributionStrengths: strengths, lambdas: Array(12).fill(5) }).advantages,
-    ).toEqual(current);
-    expect(() => est.estimate({ ...batch, lambdas: [...Array(11).fill(1), -1] })).toThrow(
-      /batch\.lambdas\[11\]/,
-    );
+    const legacy = est.estimate({ ...batch, lambdas: strengths } as AdvantageBatch).advantages;
+    expect(legacy).toEqual(est.estimate(batch).advantages);
+    expect(legacy).not.toEqual(est.estimate({ ...batch, attributionStrengths: strengths }).advantages);
   });
 
   it('checks batch.attributionStrengths: one finite number >= 0 per sample', () => {

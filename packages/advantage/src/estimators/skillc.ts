@@ -63,8 +63,8 @@ const SKILLC_DEFAULTS: NormalizeConvention = {
 /**
  * SKILLC's dual-stream advantage (arXiv 2605.27899) for paired rollouts with (z = 1) and without (z = 0)
  * the skill. A task x is a `groupIds` group; a rollout's outcome is decided by `successThreshold`, else the
- * batch's `successes`, else score > 0; its λ_i is `batch.attributionStrengths[i]` (the deprecated
- * `batch.lambdas[i]` when that is absent), else `lambdaByFamily` of its family, else `lambda`.
+ * batch's `successes`, else score > 0; its λ_i is `batch.attributionStrengths[i]`, else `lambdaByFamily`
+ * of its family, else `lambda`.
  *
  *     Δ̂(x) = SR(x, z=1) − SR(x, z=0)       success-rate gap over finite rollouts (0 unless both sides have one)
  *     A1_i  = (R_i − μ_x) / (σ_x + ε)       global stream: the task, both conditions (`scope: 'batch'`: the batch)
@@ -151,7 +151,7 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
       ) as ArrayLike<unknown>;
       const { groupCount, groupOf, size } = index;
       const scores = checked.scores;
-      const lambdas = sampleLambdas(checked, lambdaByFamily, lambda);
+      const strengths = sampleLambdas(checked, lambdaByFamily, lambda);
 
       // Cells (task, condition) numbered task * 2 + z, so the two sides of a task sit side by side.
       const cellOf = new Int32Array(size);
@@ -219,7 +219,7 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
         const withSkill = (cell & 1) === 1;
         const first = (x - (a1.centre[s] as number)) / (a1.denom[s] as number);
         const gap = positiveGap[g] as number;
-        const c = gap > 0 ? (lambdas ? (lambdas[i] as number) : lambda) * gap : 0;
+        const c = gap > 0 ? (strengths ? (strengths[i] as number) : lambda) * gap : 0;
         let a: number;
         if (multiplicative) {
           let centre = cellMean[cell] as number;
@@ -269,14 +269,13 @@ export function createSkillc(options?: SkillcOptions): AdvantageEstimator {
  */
 export const SKILLC_BATCH_OVERRIDES: EstimatorBatchOverrides = {
   attributionStrengths: ['lambda', 'lambdaByFamily'],
-  lambdas: ['lambda', 'lambdaByFamily'],
 };
 createSkillc.batchOverrides = SKILLC_BATCH_OVERRIDES;
 
 /**
  * λ_i per sample, or undefined when every sample uses `lambda`: the batch's `attributionStrengths` (what the
- * internalize loop fills, so a third-party estimator receives them too; the deprecated `lambdas` when they
- * are absent), else `lambdaByFamily` by the sample's family.
+ * internalize loop fills, so a third-party estimator receives them too), else `lambdaByFamily` by the
+ * sample's family.
  */
 function sampleLambdas(
   checked: CheckedBatch,

@@ -45,7 +45,7 @@ describe('method inputs in the batch', () => {
 
   it('are checked for length by every estimator, as every per-sample field', () => {
     for (const name of listEstimators()) {
-      for (const field of ['attributionStrengths', 'interGenerationWeights', 'lambdas']) {
+      for (const field of ['attributionStrengths', 'interGenerationWeights']) {
         expect(() => createEstimator(name).estimate({ ...batch, [field]: [1] }), `${name} ${field}`).toThrow(
           new RegExp(`batch\\.${field}`),
         );
@@ -53,19 +53,13 @@ describe('method inputs in the batch', () => {
     }
   });
 
-  it('the deprecated lambdas read as attributionStrengths in skillc and interGenerationWeights in skill-r1', () => {
-    const skillc = createEstimator('skillc');
-    expect(skillc.estimate({ ...batch, lambdas: methodInputs.attributionStrengths }).advantages).toEqual(
-      skillc.estimate({ ...batch, attributionStrengths: methodInputs.attributionStrengths }).advantages,
-    );
-    const skillR1 = createEstimator('skill-r1');
-    const withMeans = { ...batch, previousMeans: methodInputs.previousMeans };
-    expect(
-      skillR1.estimate({ ...withMeans, lambdas: methodInputs.interGenerationWeights }).advantages,
-    ).toEqual(
-      skillR1.estimate({ ...withMeans, interGenerationWeights: methodInputs.interGenerationWeights })
-        .advantages,
-    );
+  it('a `lambdas` field (removed before the first release) is ignored like any unknown field', () => {
+    const legacy = { ...batch, lambdas: [1] } as AdvantageBatch;
+    for (const name of listEstimators()) {
+      expect(createEstimator(name).estimate(legacy).advantages, name).toEqual(
+        createEstimator(name).estimate(batch).advantages,
+      );
+    }
   });
 });
 
@@ -76,20 +70,15 @@ const OVERRIDDEN_OPTION_VALUES: Record<string, unknown> = {
   lambdaByFamily: { a: 5, b: 0.25 },
   previousMeans: { 1: 0.9, 2: -1 },
 };
-const FIELD_VALUES: Record<string, AdvantageBatch[keyof AdvantageBatch]> = {
-  ...methodInputs,
-  lambdas: [1.5, 1.5, 1.5, 1.5, 0.25, 0.25, 0.25, 0.25],
-};
+const FIELD_VALUES: Record<string, AdvantageBatch[keyof AdvantageBatch]> = { ...methodInputs };
 
 describe('declared batch overrides (estimatorBatchOverrides)', () => {
   it("skillc's and skill-r1's are what their docblocks say; the others declare none", () => {
     expect(estimatorBatchOverrides('skillc')).toEqual({
       attributionStrengths: ['lambda', 'lambdaByFamily'],
-      lambdas: ['lambda', 'lambdaByFamily'],
     });
     expect(estimatorBatchOverrides('skill-r1')).toEqual({
       interGenerationWeights: ['lambda'],
-      lambdas: ['lambda'],
       previousMeans: ['previousMeans'],
     });
     for (const name of listEstimators()) {

@@ -41,13 +41,6 @@ export interface AdvantageBatch {
    */
   interGenerationWeights?: ArrayLike<number>;
   /**
-   * @deprecated Split into `attributionStrengths` (SKILLC) and `interGenerationWeights` (Skill-R1), which it
-   * stood for both of. For one release the built-in `skillc` and `skill-r1` still read it, each in its own
-   * meaning, when the new field is absent, and the method steps fill it with a copy of the new field so that
-   * an estimator written against 0.1 keeps receiving it; it is removed in the next minor release.
-   */
-  lambdas?: ArrayLike<number>;
-  /**
    * Skill-R1's previous-generation mean score per task instance, keyed by the instance id as a string (the
    * `instanceIds` entry, else the `groupIds` one): the mean over all candidates of the generation before the
    * earliest one in the batch, i.e. s0's rollouts for generation 1. An instance without an entry has no

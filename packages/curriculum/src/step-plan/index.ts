@@ -9,7 +9,6 @@ export {
   attributionStrengthsOf,
   type EpisodeGroup,
   type GroupPlan,
-  lambdasOf,
   planSkillcStep,
   type SkillcStepInput,
   type SkillcStepPlan,

@@ -90,12 +90,6 @@ export function attributionStrengthsOf(
 }
 
 /**
- * @deprecated Renamed `attributionStrengthsOf`, as the batch field it fills (`lambdas` became
- * `attributionStrengths`); kept for one release.
- */
-export const lambdasOf = attributionStrengthsOf;
-
-/**
  * SKILLC's step planning (arXiv 2605.27899): which tasks step t samples, which skill each group carries
  * and how many of its rollouts carry it (ρ_k, or a one-condition group in the no-pairing ablation), and λ_k
  * per family for the estimator. The baselines are this step under another curriculum (static ρ for GRPO and

@@ -201,8 +201,6 @@ export async function runSkillcStep(
       ? { advantages: new Float64Array(0), metrics: {} }
       : ports.estimate({
           attributionStrengths,
-          // Deprecated copy, for an estimator written against @skillrl/core 0.1; removed with `lambdas`.
-          lambdas: attributionStrengths,
           scores: runs.map((r) => r.reward),
           groupIds: runs.map((r) => r.taskId),
           instanceIds: runs.map((r) => r.taskId),

@@ -4,7 +4,7 @@ import { createSkill0Curriculum } from '../skill0-curriculum.js';
 import { createSkillcCurriculum } from '../skillc-curriculum.js';
 import { createStaticCurriculum } from '../static-curriculum.js';
 import { planPairedValidation, summariseValidation, validationGap } from './paired-validation.js';
-import { attributionStrengthsOf, lambdasOf, planSkillcStep, sampleStepTasks } from './plan-skillc-step.js';
+import { attributionStrengthsOf, planSkillcStep, sampleStepTasks } from './plan-skillc-step.js';
 import { createStepSkills, skillContexts } from './skill-contexts.js';
 
 const skill = (name: string, families: string[], body = `### ${name} ###`): Skill => ({
@@ -84,8 +84,6 @@ describe('planSkillcStep', () => {
     }
     expect(plan.lambda).toEqual({ heat: 0.5, cool: 0, look: 0.5 });
     expect(attributionStrengthsOf(plan, ['heat', 'cool', 'look', 'unknown'])).toEqual([0.5, 0, 0.5, 0]);
-    // The deprecated name is the same function, for one release.
-    expect(lambdasOf).toBe(attributionStrengthsOf);
   });
 
   it('no pairing: each group runs under one condition, with the skill with probability ρ_k', () => {

@@ -178,8 +178,6 @@ describe('runSkillR1Generation', () => {
     expect(batch?.groupIds).toEqual(['a', 'a', 'a', 'b', 'b', 'b']);
     expect(Array.from(batch?.scores ?? [])).toEqual([0, 1, 0.5, 0.5, 0.5, 0]);
     expect(batch?.interGenerationWeights).toEqual([1, 1, 1, 1, 1, 1]);
-    // The deprecated copy, for an estimator written against @skillrl/core 0.1.
-    expect(batch?.lambdas).toEqual([1, 1, 1, 1, 1, 1]);
     expect(batch?.generations).toEqual([1, 1, 1, 1, 1, 1]);
     // Generation 1: both baselines are s0's rollouts.
     expect(batch?.previousMeans).toEqual({ a: 0.5, b: 0.5 });

@@ -441,8 +441,6 @@ async function runEditorGeneration(
       instanceIds: flat.map((f) => f.task.id),
       generations: flat.map(() => g),
       interGenerationWeights,
-      // Deprecated copy, for an estimator written against @skillrl/core 0.1; removed with `lambdas`.
-      lambdas: interGenerationWeights,
       previousMeans,
       carriedMeans,
     });
