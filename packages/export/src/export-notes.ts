@@ -98,7 +98,8 @@ export function exportNotes(
     const why = counts.trajectoriesWithoutIds > 0 ? NO_IDS : NO_RECORD;
     throw new InvalidArgumentError(
       '--format',
-      `verl rows are token ids, and none of the ${trained} trained trajectories has them for every turn: ${why}. --format trl gives the chat messages.`,
+      // Without chat records trl has nothing to write either: only the jsonl rows are left to point to.
+      `verl rows are token ids, and none of the ${trained} trained trajectories has them for every turn: ${why}. ${why === NO_IDS ? '--format trl gives the chat messages.' : '--format jsonl gives (observation, action) rows.'}`,
     );
   }
   if (counts.trajectoriesWithoutIds > 0)

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidArgumentError, type Trajectory } from '@skillrl/core';
 import { createOpenAIAgent, type OpenAIAgentOptions } from '@skillrl/rollout';
@@ -275,6 +275,32 @@ describe('what the rows leave out, and when a layout cannot be written', () => {
     const rows = lines<TrlRowOut>(trl.path);
     expect(rows[0]?.prompt?.[0]?.role).toBe('system');
     expect(rows.every((row) => row.prompt_ids === undefined && row.completion_ids === undefined)).toBe(true);
+  });
+
+  it('without chat records, verl and trl both point to --format jsonl, which works', async () => {
+    const dir = await counting({}, { steps: 1 });
+    // An agent that records no chat turns (a policy of its own): the same run without info.chat.
+    const file = join(dir, 'rollouts.jsonl');
+    const stripped = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => {
+        const t = JSON.parse(line) as { steps: { info?: Record<string, unknown> }[] };
+        for (const step of t.steps) delete step.info?.chat;
+        return JSON.stringify(t);
+      });
+    writeFileSync(file, `${stripped.join('\n')}\n`);
+    for (const format of ['verl', 'trl'] as const) {
+      let message = '';
+      try {
+        exportRun(dir, { format });
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message, format).toContain('--format jsonl');
+      expect(message, format).not.toContain('--format trl gives');
+    }
+    expect(exportRun(dir, { format: 'jsonl' }).rows).toBeGreaterThan(0);
   });
 
   it('tools mode: trl rows carry the tools and the tool calls as sent; the turns still chain for verl', async () => {

@@ -159,8 +159,10 @@ describe('runSkillR1Generation with the LLM editor over HTTP', () => {
     const t1 = performance.now();
     const serial = await runSkillR1Generation({ ...input, proposalConcurrency: 1 }, ports);
     const serialMs = performance.now() - t1;
-    expect(parallelMs).toBeLessThan(3 * 200);
+    // Six 200 ms calls one after another cannot take less than 1.2 s; all at once they take about one round.
+    // Compared with each other, not with a wall-clock bound: a loaded machine slows both alike.
     expect(serialMs).toBeGreaterThan(6 * 200);
+    expect(parallelMs * 2).toBeLessThan(serialMs);
     // The same candidates either way, in task order.
     expect(parallel.tasks.map((t) => t.skill?.name)).toEqual(serial.tasks.map((t) => t.skill?.name));
     const seeds = server.requests.map((q) => (q.body as FakeChatRequest).seed);
