@@ -249,6 +249,22 @@ describe('skillrl check refuses what run refuses', () => {
     expect(text.err).toMatch(/error: agent: .*"not-installed-agent"/);
     expect(text.err).toMatch(/error: estimator: Unknown estimator "no-such-estimator"/);
   });
+
+  it('an installed package named as if built in: check and run say to write { package: <name> }', () => {
+    const path = writeConfig(project.dir, internalize('bare', { adapter: 'dual-adapter' }), 'bare.yaml');
+    const text = skillrl(['check', path]);
+    expect(text.code).toBe(1);
+    expect(text.err).toContain('Unknown adapter "dual-adapter"');
+    expect(text.err).toContain(
+      'A package "dual-adapter" is installed: to use it, write adapter: { package: dual-adapter }.',
+    );
+    const run = skillrl(['run', path]);
+    expect(run.code).toBe(1);
+    expect(run.err).toContain('write adapter: { package: dual-adapter }');
+    // A name that is no package either: how a package is named at all.
+    const other = writeConfig(project.dir, internalize('typo', { adapter: 'housework' }), 'typo.yaml');
+    expect(skillrl(['check', other]).err).toContain('adapter: { package: <name or ./path> }');
+  });
 });
 
 describe('adapter options reach the adapter', () => {

@@ -12,11 +12,14 @@ export class RegistryError extends SkillrlError {
     entry: string,
     reason: 'unknown' | 'duplicate',
     known: readonly string[] = [],
+    /** What to do instead, appended to the message (e.g. how to name a package). */
+    hint?: string,
   ) {
     const message =
-      reason === 'unknown'
+      (reason === 'unknown'
         ? `Unknown ${registry} "${entry}". Registered: ${known.length ? known.join(', ') : '(none)'}.`
-        : `A different ${registry} is already registered as "${entry}"; choose another name or unregister the first.`;
+        : `A different ${registry} is already registered as "${entry}"; choose another name or unregister the first.`) +
+      (hint ? ` ${hint}` : '');
     super(reason === 'unknown' ? 'SKILLRL_UNKNOWN_NAME' : 'SKILLRL_DUPLICATE_NAME', message);
     // A marker rather than instanceof: it survives two copies of the package side by side.
     Object.defineProperty(this, SYMBOL, { value: true });

@@ -13,6 +13,7 @@ import { findBuiltin, findBuiltinPeers, importFromConfig, resolvePlugin } from '
 import { listExports, shapeProblem } from './plugin-shape.js';
 import { PluginShapeError } from './plugin-shape-error.js';
 import { pluginExport, resolveComponent, resolveEstimator } from './resolve-component.js';
+import { unknownBuiltin } from './unknown-builtin.js';
 
 export interface ComponentCheck {
   /** Where the config names it: `adapter`, `agent`, `estimator`, `evolve.generator`, `internalize.trainer`. */
@@ -79,7 +80,7 @@ async function checkBuiltin(
   const table = BUILTIN_COMPONENTS[kind];
   const entry = table[name];
   const source = `registry:${name}`;
-  if (!entry) return { source, error: new RegistryError(kind, name, 'unknown', Object.keys(table)) };
+  if (!entry) return { source, error: unknownBuiltin(kind, name, Object.keys(table), configPath) };
   const what = `${kind} "${name}"`;
   // The entry's package with what it imports (tfjs for the step editor, on an LLM-only install), then any
   // package its options need (an LLM editor trained on Tinker: @skillrl/trainer-tinker).

@@ -20,6 +20,7 @@ import { estimatorTable } from './estimator-exports.js';
 import { importBuiltin, importFromConfig, type ModuleNamespace } from './import-package.js';
 import { contractOf, listExports, shapeProblem } from './plugin-shape.js';
 import { PluginShapeError } from './plugin-shape-error.js';
+import { unknownBuiltin } from './unknown-builtin.js';
 
 /** The exports tried, in order, when a plugin spec names none. */
 export const PLUGIN_EXPORTS: Record<Exclude<ComponentKind, 'estimator'>, string[]> = {
@@ -157,7 +158,7 @@ export async function resolveComponent<K extends Exclude<ComponentKind, 'estimat
   const name = s.name as string;
   const table = BUILTIN_COMPONENTS[kind] as Record<string, BuiltinEntry<ComponentTypes[K]>>;
   const entry = table[name];
-  if (!entry) throw new RegistryError(kind, name, 'unknown', Object.keys(table));
+  if (!entry) throw unknownBuiltin(kind, name, Object.keys(table), ctx.configPath);
   const mod = await importEntry(entry as BuiltinEntry<unknown>, kind, name, ctx.configPath);
   // Every problem with the options at once, by the component package's own check, before it builds.
   const problems = (await entry.checkPackageOptions?.(s.options, ctx.configPath)) ?? [];
