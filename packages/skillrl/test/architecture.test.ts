@@ -139,6 +139,7 @@ describe('docs/ARCHITECTURE.md, against the code', () => {
       'advantages.jsonl',
       'units.jsonl',
       'candidates.jsonl',
+      'bank.jsonl',
       'segments/',
       'checkpoints/',
       'summary.json',
