@@ -2,8 +2,9 @@ import type { Trajectory } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { pairedUtility, utilityMetadata } from './skill-utility.js';
 
+let next = 0;
 const run = (taskId: string, condition: 0 | 1, passed: boolean, errored = false): Trajectory => ({
-  id: `${taskId}:${condition}:${Math.random()}`,
+  id: `${taskId}:${condition}:${next++}`,
   taskId,
   family: 'f',
   condition,
