@@ -108,13 +108,35 @@ describe('evolve offline', () => {
     const configPath = writeConfig(dir, config);
     const result = await evolve(config as never, { configPath });
     const rollouts = readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'));
-    const final = rollouts.filter((r) => r.id.startsWith('final/'));
-    // 2 tasks × 3 fresh episodes, after the 28 of the loop.
+    const both = rollouts.filter((r) => r.id.startsWith('final/'));
+    const final = both.filter((r) => r.condition === 1);
+    // 2 tasks × 3 fresh episodes with the skill and 3 without (finalPaired), after the 28 of the loop.
     expect(final).toHaveLength(6);
-    expect(rollouts).toHaveLength(34);
+    expect(both.filter((r) => r.condition === 0 && r.skill === undefined)).toHaveLength(6);
+    expect(rollouts).toHaveLength(40);
     const meanReward = final.reduce((a, r) => a + r.reward, 0) / final.length;
     expect(result.metrics.final_eval_reward).toBeCloseTo(meanReward, 12);
     expect(result.metrics.final_eval_episodes).toBe(6);
+    // The final skills' utility, paired by task: the mean of each task's with − without success.
+    const rate = (xs: Trajectory[]) => xs.filter((r) => r.verdict.passed).length / xs.length;
+    const gaps = [...new Set(both.map((r) => r.taskId))].map(
+      (t) =>
+        rate(final.filter((r) => r.taskId === t)) -
+        rate(both.filter((r) => r.taskId === t && r.condition === 0)),
+    );
+    expect(result.metrics.final_utility_gap).toBeCloseTo((gaps[0]! + gaps[1]!) / 2, 12);
+    expect(result.metrics.final_utility_pairs).toBe(2);
+    expect(result.metrics.final_without_success).toBeCloseTo(rate(both.filter((r) => r.condition === 0)), 12);
+    // finalPaired: false runs the skill's episodes alone, the same ones.
+    const alone = evolveConfig({ name: 'final-alone' }, { finalEpisodes: 3, finalPaired: false });
+    const aloneResult = await evolve(alone as never, {
+      configPath: writeConfig(tempDir('evolve-final-alone'), alone),
+    });
+    const aloneFinal = readJsonl<Trajectory>(join(aloneResult.dir, 'rollouts.jsonl')).filter((r) =>
+      r.id.startsWith('final/'),
+    );
+    expect(aloneFinal.map((r) => [r.id, r.reward])).toEqual(final.map((r) => [r.id, r.reward]));
+    expect(aloneResult.metrics.final_utility_gap).toBeUndefined();
     // Each task ran under the skill written to skills/final/ for it.
     for (const taskId of new Set(final.map((r) => r.taskId))) {
       const slugDirs = readdirSync(join(result.dir, 'skills', 'final'));
@@ -136,8 +158,9 @@ describe('evolve offline', () => {
     const rollouts = readJsonl<Trajectory>(join(result.dir, 'rollouts.jsonl'));
     const trainTasks = new Set(rollouts.filter((r) => r.id.startsWith('g')).map((r) => r.taskId));
     const held = rollouts.filter((r) => r.id.startsWith('h'));
-    // 3 tasks: s0 × 2 episodes, then 2 generations × 3 candidates × 2 episodes, then 2 final episodes each.
-    expect(held).toHaveLength(3 * 2 + 2 * 3 * 3 * 2 + 3 * 2);
+    // 3 tasks: s0 × 2 episodes, then 2 generations × 3 candidates × 2 episodes, then 2 final episodes each,
+    // with the skill and without.
+    expect(held).toHaveLength(3 * 2 + 2 * 3 * 3 * 2 + 3 * 2 * 2);
     expect(held.some((r) => trainTasks.has(r.taskId))).toBe(false);
     expect(held.filter((r) => r.id.startsWith('h0/')).every((r) => r.skill !== undefined)).toBe(true);
     // The editor learned only from training generations: one update record per training generation.
@@ -146,7 +169,7 @@ describe('evolve offline', () => {
     const events = readJsonl<RunEvent>(join(result.dir, 'events.jsonl'));
     const generationTasks = new Set(events.filter((e) => e.type === 'generation').map((e) => e.taskId));
     expect([...generationTasks].every((t) => trainTasks.has(t))).toBe(true);
-    const final = held.filter((r) => r.id.startsWith('hfinal/'));
+    const final = held.filter((r) => r.id.startsWith('hfinal/') && r.condition === 1);
     expect(result.metrics.heldout_final_eval_success).toBeCloseTo(
       final.filter((r) => r.verdict.passed).length / final.length,
       12,

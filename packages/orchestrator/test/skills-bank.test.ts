@@ -24,6 +24,63 @@ const bankOf = (dir: string) =>
     .map((l) => JSON.parse(l) as Record<string, any>);
 
 describe('skillrl skills export | test | diff', () => {
+  it("an evolve run measures its final skills' utility and writes every candidate as a folder; export carries it", async () => {
+    const dir = tempDir('skills-evolve-own');
+    const config = writeConfig(
+      dir,
+      evolveConfig(
+        { name: 'own', tasks: { split: 'train', limit: 3 } },
+        { generations: 2, finalEpisodes: 4 },
+      ),
+    );
+    const run = await cli(['run', config, '--json']);
+    expect(run.code, run.err).toBe(0);
+    const runDir = join(dir, 'runs', 'own');
+    // Every candidate of every generation is an Agent Skills folder the strict checker accepts.
+    const runBank = bankOf(runDir);
+    const candidates = runBank.filter((r) => r.candidate !== undefined);
+    // 3 tasks × 2 generations × 3 candidates, less texts proposed twice for a task.
+    expect(candidates.length).toBeGreaterThan(3 * 2);
+    expect(candidates.length).toBeLessThanOrEqual(3 * 2 * 3);
+    const losers = candidates.filter((r) => r.carried === false);
+    expect(losers.length).toBeGreaterThan(0);
+    for (const r of candidates.slice(0, 4)) {
+      const folder = join(runDir, 'candidates', String(r.generation), r.task, String(r.candidate), r.name);
+      const valid = await cli(['validate-skill', folder]);
+      expect(valid.code, valid.err).toBe(0);
+      // A candidate is revised from the skill its task carried into the generation.
+      expect(runBank.some((p) => p.hash === r.parent && p.task === r.task && p.carried !== false)).toBe(true);
+    }
+    // Each generation's carried skill is one of its candidates (or the carried skill unchanged).
+    for (const g of [1, 2]) {
+      for (const task of new Set(candidates.map((r) => r.task))) {
+        const carried = runBank.filter((r) => r.generation === g && r.task === task && r.carried === true);
+        expect(carried.length).toBeLessThanOrEqual(1);
+      }
+    }
+    // The final skills carry the run's own paired measurement: with and without, same tasks, an interval.
+    const finals = runBank.filter((r) => r.final);
+    expect(finals.length).toBeGreaterThan(0);
+    for (const r of finals) {
+      expect(r.utility).toMatchObject({ split: 'final', pairedBy: 'episode', pairs: 4, episodes: 8 });
+      expect(r.utility.lo).toBeLessThanOrEqual(r.utility.gap);
+      expect(r.utility.hi).toBeGreaterThanOrEqual(r.utility.gap);
+    }
+    const exported = await cli(['skills', 'export', runDir, '--to', join(dir, 'out'), '--json']);
+    expect(exported.code, exported.err).toBe(0);
+    for (const row of jsonResult(exported).exported) {
+      expect(row.utility?.split).toBe('final');
+      const skill = parseSkill(readFileSync(join(dir, 'out', row.folder, 'SKILL.md'), 'utf8'));
+      expect(skill.metadata?.['skillrl-utility-ci95']).toMatch(/^-?\d\.\d{4} -?\d\.\d{4}$/);
+      expect(skill.metadata?.['skillrl-utility-paired-by']).toBe('episode');
+      expect((await cli(['validate-skill', join(dir, 'out', row.folder)])).code).toBe(0);
+    }
+    // The summary says the same, over tasks.
+    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
+    expect(summary.metrics.final_utility_pairs).toBe(3);
+    expect(Number.isFinite(summary.metrics.final_utility_gap)).toBe(true);
+  }, 180_000);
+
   it('an evolve run exports spec-valid folders with provenance; skills test measures their utility with an interval', async () => {
     const dir = tempDir('skills-evolve');
     const config = writeConfig(

@@ -49,7 +49,14 @@ export const skillSchema = {
   type: 'object',
   required: ['name', 'description', 'body'],
   properties: {
-    name: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' },
+    // The Agent Skills name: Unicode letters without case or lowercase, and numbers, joined by single hyphens;
+    // lengths in code points (as JSON Schema counts them). `validateSkill` adds NFKC and the exact lowercase rule.
+    name: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[\\p{Ll}\\p{Lm}\\p{Lo}\\p{N}]+(-[\\p{Ll}\\p{Lm}\\p{Lo}\\p{N}]+)*$',
+    },
     description: { type: 'string', minLength: 1, maxLength: 1024 },
     body: { type: 'string' },
     families: { type: 'array', items: { type: 'string' } },

@@ -136,12 +136,30 @@ describe('validate', () => {
     const issues = checkSchema('skill', { name: 'Bad Name', description: '', body: 1, extra: true });
     expect(issues).toEqual(
       expect.arrayContaining([
-        { path: '$.name', message: 'expected a string matching /^[a-z0-9]+(-[a-z0-9]+)*$/' },
+        {
+          path: '$.name',
+          message: 'expected a string matching /^[\\p{Ll}\\p{Lm}\\p{Lo}\\p{N}]+(-[\\p{Ll}\\p{Lm}\\p{Lo}\\p{N}]+)*$/',
+        },
         { path: '$.description', message: 'expected a string of at least 1 characters' },
         { path: '$.body', message: 'expected string' },
         { path: '$.extra', message: 'is not a known field (check its spelling)' },
       ]),
     );
+  });
+
+  it('skill names as the Agent Skills spec has them: Unicode lowercase, single hyphens, 64 code points', () => {
+    const named = (name: string) => checkSchema('skill', { name, description: 'd', body: '' });
+    // Spec: "Unicode lowercase alphanumeric characters and hyphens"; max 64 characters (code points).
+    expect(named('données')).toEqual([]);
+    expect(named('日本語-skill')).toEqual([]);
+    expect(named('v2-notes')).toEqual([]);
+    // 64 astral digits: 128 UTF-16 units, 64 characters.
+    expect(named('𝟘'.repeat(64))).toEqual([]);
+    expect(named('𝟘'.repeat(65)).map((i) => i.path)).toEqual(['$.name']);
+    // Spec: must not start or end with a hyphen, nor hold consecutive hyphens; no uppercase.
+    for (const bad of ['Données', '-a', 'a-', 'a--b', 'a b', 'a_b']) {
+      expect(named(bad).map((i) => i.path), bad).toEqual(['$.name']);
+    }
   });
 
   it('rejects an unknown kind with a typed error', () => {

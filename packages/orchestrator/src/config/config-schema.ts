@@ -90,6 +90,7 @@ export const configSchema = {
         lambda: { type: 'number', minimum: 0 },
         carry: { enum: ['best', 'sample'] },
         finalEpisodes: { type: 'integer', minimum: 0 },
+        finalPaired: { type: 'boolean' },
         initialSkill: {
           oneOf: [
             { enum: ['adapter', 'none'] },

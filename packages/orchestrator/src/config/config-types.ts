@@ -48,6 +48,12 @@ export interface EvolveSection {
    */
   finalEpisodes?: number;
   /**
+   * Run the `finalEpisodes` of each task without its skill too (default true): each final skill's measured
+   * utility, with − without success paired by task (`final_utility_*` in the summary, `utility` in the skill
+   * bank and in exported skills' metadata). Only the runs with the skill enter `final_eval_*`.
+   */
+  finalPaired?: boolean;
+  /**
    * Starting skill s0: the adapter's skill for the task's family (default), none (generation 0 is skipped),
    * or your own Agent Skills folder, `{ path }` (a SKILL.md, a `<name>/SKILL.md` folder, or a folder of them;
    * read from the config's folder): each task starts from the skill for its family (a skill listing no family

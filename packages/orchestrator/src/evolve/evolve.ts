@@ -40,6 +40,8 @@ import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, releaseAgent, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { signalSummary } from '../run/signal-summary.js';
+import { candidateFile } from '../skills/run-skill-versions.js';
+import { pairedUtility } from '../skills/skill-utility.js';
 import { writeRunBank } from '../skills/write-run-bank.js';
 
 export interface EvolveOptions extends RunOptions {
@@ -117,6 +119,8 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   const lambda = variant === 'vanilla-grpo' ? 0 : (section.lambda ?? 1);
   const mode = section.mode ?? 'inference';
   const finalEpisodes = section.finalEpisodes ?? 0;
+  // Each final skill's utility: the same number of episodes without it, paired by task.
+  const finalPaired = finalEpisodes > 0 && variant !== 'no-skill' && section.finalPaired !== false;
   // Every variant with an editor starts from s0 (vanilla GRPO too: one generation of revisions of s0, scored
   // within the generation only), so the rows of the table differ in the method, not in the starting point.
   const initialSkill = section.initialSkill ?? 'adapter';
@@ -198,7 +202,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     const trackEpisodes = (list: readonly Task[]) =>
       (variant === 'no-skill' ? list.length : list.filter((t) => s0.has(t.id)).length) * M +
       generations * list.length * K * M +
-      list.length * finalEpisodes;
+      list.length * finalEpisodes * (finalPaired ? 2 : 1);
     session.setTotal(trackEpisodes(tasks) + trackEpisodes(heldOutTasks));
 
     const training: Track = { prefix: 'g', tasks, state: createState(tasks), train: true };
@@ -315,14 +319,22 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
               ...(fallback ? { fallback } : {}),
             };
           },
-          onCandidates: (taskId, candidates, proposal) =>
-            session.appendOnce('candidates', `${unit}/${taskId}`, {
+          onCandidates: (taskId, candidates, proposal) => {
+            // Each of the editor's candidates as an Agent Skills folder (a fallback proposes nothing new),
+            // before the record: a resumed generation that finds the record has its folders too.
+            if (track.train && !proposal?.fallback) {
+              candidates.forEach((c, k) => {
+                session.store.writeFile(candidateFile(g, taskId, k, c.skill.name), formatSkill(c.skill));
+              });
+            }
+            return session.appendOnce('candidates', `${unit}/${taskId}`, {
               taskId,
               generation: g,
               candidates: JSON.parse(JSON.stringify(candidates)),
               attempts: JSON.parse(JSON.stringify(proposal?.attempts ?? [])),
               ...(proposal?.fallback ? { fallback: proposal.fallback } : {}),
-            }),
+            });
+          },
           // rejections.jsonl: each editor call that gave no valid candidate, stored before the retry, so a
           // resumed generation continues after it instead of sending it again.
           storedAttempts: (taskId) => {
@@ -420,15 +432,36 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       await session.checkpoint(g + 1, training.state as unknown as JsonValue, { generator });
     }
 
-    /** Fresh episodes under each task's carried skill: the best candidate's own reward is selection-biased. */
+    /**
+     * Fresh episodes under each task's carried skill (the best candidate's own reward is selection-biased)
+     * and, with `finalPaired`, as many without it (`…:c0:…` ids; those with the skill are planned exactly as
+     * without the pairing, so `final_eval_*` does not change with it).
+     */
     async function finalEvaluation(track: Track, unit: string): Promise<Trajectory[]> {
-      const plan = planRollouts({
-        tasks: track.tasks,
-        skills: (task) => track.state.tasks[task.id]?.current,
-        groupSize: finalEpisodes,
-        seed: root.seedFor(unit),
-      });
+      const seed = root.seedFor(unit);
+      const skillOf = (task: Task) => track.state.tasks[task.id]?.current;
+      const plan = planRollouts({ tasks: track.tasks, skills: skillOf, groupSize: finalEpisodes, seed });
+      if (finalPaired) {
+        const withSkill = track.tasks.filter((t) => skillOf(t) !== undefined);
+        plan.push(...planRollouts({ tasks: withSkill, groupSize: finalEpisodes, seed }));
+      }
       return session.runEpisodes(plan, unit, { ...runCtx, generation: generations + 1 });
+    }
+    /** `final_eval_*` from the runs with the skill; with `finalPaired`, the utility as `final_utility_*`. */
+    function finalMetrics(runs: readonly Trajectory[], unit: string, prefix: string) {
+      const withSkill = runs.filter((r) => r.condition === 1 || !finalPaired);
+      const { scored, errored } = splitErrored(withSkill);
+      metrics[`${prefix}final_eval_reward`] = scored.length ? mean(scored.map((r) => r.reward)) : Number.NaN;
+      metrics[`${prefix}final_eval_success`] = successRate(scored);
+      metrics[`${prefix}final_eval_episodes`] = scored.length;
+      metrics[`${prefix}final_eval_errored`] = errored.length;
+      const utility = finalPaired ? pairedUtility(runs, unit) : undefined;
+      if (!utility) return;
+      metrics[`${prefix}final_utility_gap`] = utility.gap;
+      metrics[`${prefix}final_utility_lo`] = utility.lo;
+      metrics[`${prefix}final_utility_hi`] = utility.hi;
+      metrics[`${prefix}final_utility_pairs`] = utility.pairs;
+      metrics[`${prefix}final_without_success`] = utility.withoutSkill;
     }
     const successRate = (runs: readonly Trajectory[]) =>
       runs.length ? runs.filter((r) => r.verdict.passed).length / runs.length : 0;
@@ -438,11 +471,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       // Not checkpointed: after a crash the last checkpoint re-plans these same episodes and reuses the
       // ones already on disk, by id.
       session.setPhase('final evaluation');
-      const { scored, errored } = splitErrored(await finalEvaluation(training, 'final'));
-      metrics.final_eval_reward = scored.length ? mean(scored.map((r) => r.reward)) : Number.NaN;
-      metrics.final_eval_success = successRate(scored);
-      metrics.final_eval_episodes = scored.length;
-      metrics.final_eval_errored = errored.length;
+      finalMetrics(await finalEvaluation(training, 'final'), 'final', '');
     }
     if (heldOutTasks.length > 0) {
       // The editor is frozen now. Not checkpointed either: its candidates and rollouts are stored under
@@ -465,11 +494,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       });
       if (finalEpisodes > 0) {
         session.setPhase('held-out final evaluation');
-        const { scored, errored } = splitErrored(await finalEvaluation(heldOut, 'hfinal'));
-        metrics.heldout_final_eval_reward = scored.length ? mean(scored.map((r) => r.reward)) : Number.NaN;
-        metrics.heldout_final_eval_success = successRate(scored);
-        metrics.heldout_final_eval_episodes = scored.length;
-        metrics.heldout_final_eval_errored = errored.length;
+        finalMetrics(await finalEvaluation(heldOut, 'hfinal'), 'hfinal', 'heldout_');
       }
       metrics.heldout_tasks = heldOutTasks.length;
     }

@@ -23,6 +23,8 @@ export interface BankRow {
   task?: string;
   families?: string[];
   final?: boolean;
+  candidate?: number;
+  carried?: boolean;
   retiredAt?: Record<string, number>;
   reward?: SkillVersion['reward'];
   utility?: SkillUtility;
@@ -51,6 +53,7 @@ export function provenanceMetadata(v: SkillVersion | BankRow): Record<string, st
   if (v.parent) out['skillrl-parent'] = v.parent;
   if (v.generation !== undefined) out['skillrl-generation'] = String(v.generation);
   if (v.task) out['skillrl-task'] = v.task;
+  if (v.candidate !== undefined) out['skillrl-candidate'] = String(v.candidate);
   if (v.retiredAt) {
     out['skillrl-retired-at'] = Object.entries(v.retiredAt)
       .map(([family, step]) => `${family}:${step}`)
@@ -76,8 +79,10 @@ const rowOf = (v: SkillVersion): BankRow => {
   return row;
 };
 
-function pick(versions: SkillVersion[], selection: SkillSelection): SkillVersion[] {
-  if (selection === 'final') return versions.filter((v) => v.final);
+function pick(all: SkillVersion[], selection: SkillSelection): SkillVersion[] {
+  if (selection === 'final') return all.filter((v) => v.final);
+  // A generation's or the best skill is one a task carried: a candidate that lost is in the bank only.
+  const versions = all.filter((v) => v.carried !== false);
   if (selection === 'best') return versions;
   const chosen = versions.filter((v) => v.generation === selection);
   if (chosen.length === 0) {

@@ -25,6 +25,10 @@ export interface SkillVersion {
   generation?: number | 'final';
   /** The skill the run (or, evolve, the task) ended with. */
   final?: boolean;
+  /** Evolve: the editor's candidate index in its generation (a candidate that was carried has one too). */
+  candidate?: number;
+  /** Evolve: whether it was carried into the next generation (false: a candidate that lost). */
+  carried?: boolean;
   /** Evolve: the task (slug) it was evolved for. */
   task?: string;
   /** Internalize: the families it is for. */
@@ -36,7 +40,10 @@ export interface SkillVersion {
   reward?: { mean: number; lo: number; hi: number; episodes: number };
   /** Internalize: the step at which each of its families was retired for good (SKILLC's curriculum). */
   retiredAt?: Record<string, number>;
-  /** With − without, paired by task, where the run measured both (internalize's last paired validation). */
+  /**
+   * With − without, paired by task, where the run measured both: internalize's last paired validation; evolve's
+   * paired final evaluation (`finalPaired`) for the skills tasks ended with.
+   */
   utility?: SkillUtility;
 }
 
@@ -54,6 +61,10 @@ export function withoutProvenance(skill: Skill): Skill {
 }
 
 export const contentHash = (skill: Skill): string => skillHash(withoutProvenance(skill));
+
+/** Where an evolve run keeps candidate `k` of a task in generation `g` (an Agent Skills folder, by name). */
+export const candidateFile = (g: number, taskId: string, k: number, name: string): string =>
+  join('candidates', String(g), taskSlug(taskId), String(k), name, 'SKILL.md');
 
 function readSkill(file: string): Skill {
   return parseSkill(readFileSync(file, 'utf8'), { source: file });
@@ -131,7 +142,54 @@ export function readRunSkillVersions(runDir: string): SkillVersion[] {
           .sort((a, b) => a - b)
       : [];
     const lastByTask = new Map<string, SkillVersion>();
+    // The final evaluation's runs (with and, `finalPaired`, without each task's final skill), by task.
+    const finalRuns = runs.filter((t) => t.id.startsWith('final/'));
+    const versionOf = (g: number | 'final', task: string, name: string, file: string, skill: Skill) => {
+      const hash = contentHash(skill);
+      const version: SkillVersion = {
+        name,
+        hash,
+        run: manifest.runId,
+        method: manifest.method,
+        generation: g,
+        task,
+        file,
+        skill,
+      };
+      const before = lastByTask.get(task);
+      if (before) version.parent = before.hash;
+      const reward = rewardOf(underHash.get(`${task}/${hash}`) ?? []);
+      if (reward) version.reward = reward;
+      return version;
+    };
     const add = (g: number | 'final') => {
+      // The editor's candidates of this generation, each revised from the task's carried skill (folders
+      // `candidates/<g>/<task>/<k>/<name>`); the one carried is marked when the carried skill is read below.
+      const fresh = new Map<string, SkillVersion>();
+      const candidatesDir = join(runDir, 'candidates', String(g));
+      for (const task of typeof g === 'number' && existsSync(candidatesDir)
+        ? readdirSync(candidatesDir).sort()
+        : []) {
+        const ks = readdirSync(join(candidatesDir, task))
+          .filter((k) => /^\d+$/.test(k))
+          .sort((a, b) => Number(a) - Number(b));
+        for (const k of ks) {
+          for (const { name, file } of skillFiles(join(candidatesDir, task, k), false)) {
+            const version = versionOf(
+              g,
+              task,
+              name,
+              join('candidates', String(g), task, k, name, 'SKILL.md'),
+              readSkill(file),
+            );
+            if (fresh.has(`${task}/${version.hash}`)) continue; // the same text proposed twice: one version
+            version.candidate = Number(k);
+            version.carried = false;
+            fresh.set(`${task}/${version.hash}`, version);
+            versions.push(version);
+          }
+        }
+      }
       for (const { task, name, file } of skillFiles(join(skillsDir, String(g)), true)) {
         const skill = readSkill(file);
         const hash = contentHash(skill);
@@ -141,26 +199,39 @@ export function readRunSkillVersions(runDir: string): SkillVersion[] {
           if (g === 'final') before.final = true;
           continue;
         }
-        const version: SkillVersion = {
+        const proposed = fresh.get(`${task}/${hash}`);
+        if (proposed) {
+          proposed.carried = true;
+          lastByTask.set(task as string, proposed);
+          continue;
+        }
+        const version = versionOf(
+          g,
+          task as string,
           name,
-          hash,
-          run: manifest.runId,
-          method: manifest.method,
-          generation: g,
-          task: task as string,
-          file: join('skills', String(g), task as string, name, 'SKILL.md'),
+          join('skills', String(g), task as string, name, 'SKILL.md'),
           skill,
-        };
-        if (before) version.parent = before.hash;
+        );
         if (g === 'final') version.final = true;
-        const reward = rewardOf(underHash.get(`${task}/${hash}`) ?? []);
-        if (reward) version.reward = reward;
+        else version.carried = true;
         versions.push(version);
         lastByTask.set(task as string, version);
       }
     };
     for (const g of generations) add(g);
     add('final');
+    // Each final version's utility: its tasks' final runs with it against those without (paired by task, or
+    // by episode when it is one task's own).
+    for (const v of versions.filter((x) => x.final)) {
+      const tasksOfIt = new Set(
+        [...lastByTask.entries()].filter(([, last]) => last === v).map(([task]) => task),
+      );
+      const mine = finalRuns.filter(
+        (t) => tasksOfIt.has(taskSlug(t.taskId)) && (t.condition === 0 || t.skill?.hash === v.hash),
+      );
+      const utility = pairedUtility(mine, 'final');
+      if (utility) v.utility = utility;
+    }
   } else {
     // Internalize: the skills it started with and those left at the end; utility from the last paired
     // validation (its `v<step>` rollouts) of each skill's families.

@@ -34,8 +34,31 @@ describe('pairedUtility', () => {
     expect(u?.hi).toBeCloseTo(0.25 + 12.7062047 * 0.75, 5);
     expect(u?.withSkill).toBeCloseTo(2 / 3, 12);
     expect(u?.withoutSkill).toBeCloseTo(1 / 2, 12);
-    expect(u).toMatchObject({ pairs: 2, episodes: 5, errored: 1, split: 'valid_seen' });
+    expect(u).toMatchObject({ pairedBy: 'task', pairs: 2, episodes: 5, errored: 1, split: 'valid_seen' });
     expect(utilityMetadata(u as NonNullable<typeof u>)['skillrl-utility-gap']).toBe('0.2500');
+  });
+
+  it("one task with two or more episodes a side: its episodes are the pairs (evolve's per-task skills)", () => {
+    next = 8; // ids a:1:8, a:1:9, a:1:10: the plan's order is numeric, not the string order
+    const u = pairedUtility(
+      [
+        run('a', 1, true),
+        run('a', 1, true),
+        run('a', 1, false),
+        run('a', 0, false),
+        run('a', 0, true),
+        run('a', 0, false),
+        run('a', 0, true), // a fourth without: no partner, but in the rate
+      ],
+      'final',
+    );
+    // Pairs (sorted by index): 1−0, 1−1, 0−0 → 1, 0, 0; mean 1/3, sd √(1/3), se 1/3; t(0.975, 2) = 4.30265273.
+    // The gap is the rates': 2/3 − 2/4.
+    expect(u).toMatchObject({ pairedBy: 'episode', pairs: 3, episodes: 7 });
+    expect(u?.gap).toBeCloseTo(2 / 3 - 1 / 2, 12);
+    expect(u?.lo).toBeCloseTo(1 / 3 - 4.30265273 / 3, 6);
+    expect(u?.hi).toBeCloseTo(1 / 3 + 4.30265273 / 3, 6);
+    expect(utilityMetadata(u as NonNullable<typeof u>)['skillrl-utility-paired-by']).toBe('episode');
   });
 
   it('no task with both conditions: no utility, rather than a made-up one; one pair: an unknown interval', () => {

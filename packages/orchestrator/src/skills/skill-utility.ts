@@ -19,7 +19,13 @@ export interface SkillUtility {
   /** 95 % Student's t interval of the gap over the task pairs (NaN with fewer than two pairs). */
   lo: number;
   hi: number;
-  /** Tasks with scored episodes under both conditions. */
+  /**
+   * What the interval is over: the tasks with scored episodes under both conditions (`task`), or, when only
+   * one task has both (evolve's skills are each a task's own), that task's episodes, the i-th with against the
+   * i-th without (`episode`; the two arms are independent draws, so this is a two-sample interval).
+   */
+  pairedBy: 'task' | 'episode';
+  /** Pairs behind the interval (tasks, or episode pairs of the one task). */
   pairs: number;
   /** Scored episodes behind the rates (errored ones excluded, counted apart). */
   episodes: number;
@@ -43,7 +49,9 @@ export function pairedUtility(runs: readonly Trajectory[], split: string): Skill
   }
   const pairs = [...byTask.values()].filter((e) => e.with.length > 0 && e.without.length > 0);
   if (pairs.length === 0) return undefined;
-  const diffs = pairs.map((e) => rate(e.with) - rate(e.without));
+  const only = pairs.length === 1 ? pairs[0] : undefined;
+  const byEpisode = only !== undefined && Math.min(only.with.length, only.without.length) >= 2;
+  const diffs = byEpisode ? episodeDiffs(only) : pairs.map((e) => rate(e.with) - rate(e.without));
   const ci = tInterval(diffs);
   const withRuns = pairs.flatMap((e) => e.with);
   const withoutRuns = pairs.flatMap((e) => e.without);
@@ -51,13 +59,26 @@ export function pairedUtility(runs: readonly Trajectory[], split: string): Skill
     split,
     withSkill: rate(withRuns),
     withoutSkill: rate(withoutRuns),
-    gap: ci.mean,
+    // With unequal arms the mean of episode pairs leaves the extra episodes out; the gap is still the rates'.
+    gap: byEpisode ? rate(withRuns) - rate(withoutRuns) : ci.mean,
     lo: ci.lo,
     hi: ci.hi,
-    pairs: pairs.length,
+    pairedBy: byEpisode ? 'episode' : 'task',
+    pairs: diffs.length,
     episodes: withRuns.length + withoutRuns.length,
     errored: runs.length - scored.length,
   };
+}
+
+// `…:i10` after `…:i9`: the plan's episode index, not the string order.
+const byIndex = (a: Trajectory, b: Trajectory) => a.id.localeCompare(b.id, 'en', { numeric: true });
+
+/** One task's i-th episode with the skill against its i-th without (ids sorted: the plan's order). */
+function episodeDiffs(e: { with: Trajectory[]; without: Trajectory[] }): number[] {
+  const w = [...e.with].sort(byIndex);
+  const wo = [...e.without].sort(byIndex);
+  const n = Math.min(w.length, wo.length);
+  return Array.from({ length: n }, (_, i) => Number(w[i]?.verdict.passed) - Number(wo[i]?.verdict.passed));
 }
 
 /** The utility as SKILL.md `metadata` values (strings, as the Agent Skills spec requires). */
@@ -70,6 +91,7 @@ export function utilityMetadata(u: SkillUtility): Record<string, string> {
     'skillrl-utility-gap': f(u.gap),
     'skillrl-utility-ci95': `${f(u.lo)} ${f(u.hi)}`,
     'skillrl-utility-pairs': String(u.pairs),
+    'skillrl-utility-paired-by': u.pairedBy,
     'skillrl-utility-episodes': String(u.episodes),
   };
 }

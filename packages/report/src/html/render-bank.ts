@@ -9,8 +9,11 @@ const interval = (lo: number, hi: number) =>
  * The run's skill bank (`bank.jsonl`): each version, its parent, where it was carried, the mean reward under
  * it with its 95 % interval, and its utility (with − without, paired by task) where the run measured it.
  */
-export function renderBank(bank: readonly BankRow[], max = 200): string {
-  if (bank.length === 0) return '';
+export function renderBank(all: readonly BankRow[], max = 200): string {
+  if (all.length === 0) return '';
+  // Evolve's candidates that were not carried stay in bank.jsonl; the table shows the lineage.
+  const bank = all.filter((r) => r.carried !== false);
+  const losers = all.length - bank.length;
   const rows = bank.slice(0, max).map((r) => {
     const retired = Object.entries(r.retiredAt ?? {})
       .map(([family, step]) => `${family} retired at step ${step}`)
@@ -18,6 +21,7 @@ export function renderBank(bank: readonly BankRow[], max = 200): string {
     const where = [
       r.task,
       r.generation !== undefined ? `g${r.generation}` : '',
+      r.candidate !== undefined ? `candidate ${r.candidate}` : '',
       r.families?.join(', ') ?? '',
       retired,
     ]
@@ -27,7 +31,7 @@ export function renderBank(bank: readonly BankRow[], max = 200): string {
       ? `${f(r.reward.mean)}${interval(r.reward.lo, r.reward.hi)} (${r.reward.episodes})`
       : '—';
     const utility = r.utility
-      ? `${f(r.utility.gap)}${interval(r.utility.lo, r.utility.hi)} (${r.utility.pairs} tasks, ${escapeHtml(r.utility.split)})`
+      ? `${f(r.utility.gap)}${interval(r.utility.lo, r.utility.hi)} (${r.utility.pairs} ${r.utility.pairedBy === 'episode' ? 'episode pairs' : 'tasks'}, ${escapeHtml(r.utility.split)})`
       : 'not measured';
     return (
       `<tr><td>${escapeHtml(r.name)}${r.final ? ' <span class="badge">final</span>' : ''}</td>` +
@@ -35,8 +39,11 @@ export function renderBank(bank: readonly BankRow[], max = 200): string {
       `<td>${escapeHtml(where)}</td><td>${reward}</td><td>${utility}</td></tr>`
     );
   });
-  const more =
-    bank.length > max ? `<p class="muted">${bank.length - max} more versions in bank.jsonl.</p>` : '';
+  const more = [
+    bank.length > max ? `${bank.length - max} more versions in bank.jsonl.` : '',
+    losers > 0 ? `${losers} candidates that were not carried are in bank.jsonl.` : '',
+  ].filter(Boolean);
+  const moreHtml = more.length > 0 ? `<p class="muted">${more.join(' ')}</p>` : '';
   return (
     '<section class="card" id="bank"><h2>Skill bank</h2>' +
     '<p class="muted">Every skill version the run holds (<code>bank.jsonl</code>): its parent, the mean reward of the ' +
@@ -44,6 +51,6 @@ export function renderBank(bank: readonly BankRow[], max = 200): string {
     'task, with a 95 % interval — where it was measured. <code>skillrl skills export</code> writes them as Agent Skills ' +
     'folders; <code>skillrl skills test</code> measures a utility.</p>' +
     '<table id="bank-table"><thead><tr><th>skill</th><th>version</th><th>parent</th><th>where</th>' +
-    `<th>reward under it</th><th>utility</th></tr></thead><tbody>${rows.join('')}</tbody></table>${more}</section>`
+    `<th>reward under it</th><th>utility</th></tr></thead><tbody>${rows.join('')}</tbody></table>${moreHtml}</section>`
   );
 }

@@ -34,6 +34,9 @@ export interface BankRow {
   task?: string;
   families?: string[];
   final?: boolean;
+  /** Evolve: the editor's candidate index; `carried: false` for a candidate that was not carried. */
+  candidate?: number;
+  carried?: boolean;
   retiredAt?: Record<string, number>;
   reward?: { mean: number; lo: number; hi: number; episodes: number };
   utility?: {
@@ -43,6 +46,8 @@ export interface BankRow {
     gap: number;
     lo: number;
     hi: number;
+    /** `task`: pairs are tasks; `episode`: one task's episodes with against without. */
+    pairedBy?: 'task' | 'episode';
     pairs: number;
     episodes: number;
   };
