@@ -138,7 +138,8 @@ describe('validate', () => {
       expect.arrayContaining([
         {
           path: '$.name',
-          message: 'expected a string matching /^[\\p{Ll}\\p{Lm}\\p{Lo}\\p{N}]+(-[\\p{Ll}\\p{Lm}\\p{Lo}\\p{N}]+)*$/',
+          message:
+            'expected a string matching /^[\\p{Ll}\\p{Lm}\\p{Lo}\\p{N}]+(-[\\p{Ll}\\p{Lm}\\p{Lo}\\p{N}]+)*$/',
         },
         { path: '$.description', message: 'expected a string of at least 1 characters' },
         { path: '$.body', message: 'expected string' },
@@ -158,7 +159,10 @@ describe('validate', () => {
     expect(named('𝟘'.repeat(65)).map((i) => i.path)).toEqual(['$.name']);
     // Spec: must not start or end with a hyphen, nor hold consecutive hyphens; no uppercase.
     for (const bad of ['Données', '-a', 'a-', 'a--b', 'a b', 'a_b']) {
-      expect(named(bad).map((i) => i.path), bad).toEqual(['$.name']);
+      expect(
+        named(bad).map((i) => i.path),
+        bad,
+      ).toEqual(['$.name']);
     }
   });
 
