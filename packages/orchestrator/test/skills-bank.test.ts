@@ -211,6 +211,12 @@ describe('skillrl skills export | test | diff', () => {
     expect(html).toContain('id="bank"');
     for (const row of runBank) expect(html).toContain(row.hash);
     expect(runBank.some((r) => r.utility?.pairs > 0)).toBe(true);
+    // eval of the same config runs its tasks with the folder's skills, each family with one.
+    const evaluated = await cli(['eval', from, '--json']);
+    expect(evaluated.code, evaluated.err).toBe(0);
+    const families = jsonResult(evaluated).families as Record<string, any>[];
+    expect(families.length).toBeGreaterThan(0);
+    expect(families.every((f) => typeof f.withSkill === 'number')).toBe(true);
     // A family mapping naming a skill the folder lacks is named.
     const bad = writeConfig(
       dir,
