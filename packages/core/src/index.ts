@@ -24,3 +24,5 @@ export * from './skill/index.js';
 export * from './trajectory/index.js';
 // Small statistics every package summarises with.
 export * from './stats/index.js';
+// The Tinker SDK's protobuf wire schema (its FileDescriptorProto), read by trainer-tinker and the testkit's fake.
+export * from './tinker-wire/index.js';

@@ -1,6 +1,6 @@
 import { create, createFileRegistry, type DescMessage, fromBinary, toBinary } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
-import { TINKER_PUBLIC_DESCRIPTOR_B64 } from './tinker-public-descriptor.js';
+import { TINKER_PUBLIC_DESCRIPTOR_B64 } from '@skillrl/core';
 
 // The fake's side of the SDK 0.25 protobuf wire, written from the SDK's descriptor and its request_conv.py /
 // response_conv.py (independently of the client's codec, so the two check each other).

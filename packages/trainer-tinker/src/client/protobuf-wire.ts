@@ -7,7 +7,7 @@ import {
   toBinary,
 } from '@bufbuild/protobuf';
 import { FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
-import { TINKER_PUBLIC_DESCRIPTOR_B64 } from './tinker-public-descriptor.js';
+import { TINKER_PUBLIC_DESCRIPTOR_B64 } from '@skillrl/core';
 import type { Datum, ForwardBackwardOutput, TensorData } from './tinker-types.js';
 
 /** The content type of the SDK's protobuf bodies (src/tinker/resources/training.py). */
