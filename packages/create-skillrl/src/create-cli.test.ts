@@ -68,6 +68,25 @@ describe('create-skillrl adapter|estimator <dir>', () => {
     );
   });
 
+  it('an estimator named like a built-in (grpo) is refused before anything is written: the argument, a free name', async () => {
+    const dir = tempDir('builtin');
+    const r = await create(['estimator', join(dir, 'grpo')]);
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      'error: Invalid <dir>: "grpo" is the name of a built-in estimator (@skillrl/advantage), and the package registers its estimator under its own name, which skillrl run refuses for a built-in\'s; choose another folder name, or pass --name my-grpo',
+    );
+    expect(existsSync(join(dir, 'grpo'))).toBe(false);
+    const j = await create(['estimator', join(dir, 'x'), '--name', '@acme/grpo_passk', '--json']);
+    expect(JSON.parse(j.out).error).toMatchObject({
+      code: 'SKILLRL_INVALID_ARGUMENT',
+      argument: '--name',
+      fix: 'pass --name @acme/my-grpo_passk',
+    });
+    // The suggested name is free; an adapter may take any name (it registers none).
+    expect((await create(['estimator', join(dir, 'grpo'), '--name', 'my-grpo'])).code).toBe(0);
+    expect((await create(['adapter', join(dir, 'skillc')])).code).toBe(0);
+  });
+
   it('usage errors exit 2; no arguments prints the help with the npm create examples', async () => {
     expect((await create(['adapter'])).code).toBe(2);
     expect((await create(['nope'])).code).toBe(2);

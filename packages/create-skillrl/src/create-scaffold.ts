@@ -1,5 +1,6 @@
 import { relative, resolve } from 'node:path';
 import { adapterScaffold } from './adapter-scaffold.js';
+import { refuseBuiltinEstimatorName } from './builtin-estimator-names.js';
 import { estimatorScaffold } from './estimator-scaffold.js';
 import { runNextSteps, type ScaffoldKind, scaffoldNextSteps } from './next-steps.js';
 import { type RunTemplate, writeRunTemplate } from './run-templates.js';
@@ -38,6 +39,7 @@ export function createPackage(
     throw new ScaffoldError('kind', `"${String(kind)}" is not a package kind`, 'use adapter or estimator');
   }
   const name = packageNameFor(dir, options.name);
+  if (kind === 'estimator') refuseBuiltinEstimatorName(name, options.name === undefined ? '<dir>' : '--name');
   const files = writeScaffold(
     dir,
     kind === 'adapter' ? adapterScaffold(name) : estimatorScaffold(name),

@@ -30,6 +30,7 @@ export {
 
 // The scaffolds as file maps (path → text), and writing one.
 export { adapterScaffold } from './adapter-scaffold.js';
+export { BUILTIN_ESTIMATOR_NAMES } from './builtin-estimator-names.js';
 export { estimatorScaffold } from './estimator-scaffold.js';
 export { packageNameFor, writeScaffold } from './write-scaffold.js';
 
