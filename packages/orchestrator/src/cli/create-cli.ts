@@ -3,9 +3,11 @@ import { join, resolve } from 'node:path';
 import { InvalidArgumentError, redactSecrets, ValidationError } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import { Command, CommanderError } from 'commander';
-import { checkConfigFile } from '../components/check-components.js';
+import { type ConfigCheck, checkConfigFile, checkConfigValue } from '../components/check-components.js';
+import { type ConfigProblem, ConfigProblemsError } from '../config/config-problems-error.js';
 import { configSchema } from '../config/config-schema.js';
-import { loadConfig, parseConfig } from '../config/load-config.js';
+import type { RunConfig } from '../config/config-types.js';
+import { loadConfig, parseConfig, readConfigFile } from '../config/load-config.js';
 import { runDemo } from '../demo/run-demo.js';
 import { type Evaluation, evaluate } from '../evaluate/evaluate.js';
 import { evaluateRun, isRunDirectory } from '../evaluate/evaluate-run.js';
@@ -208,14 +210,20 @@ export function createCli(io: CliIo = defaultIo): Command {
           file: string,
           opts: { runDir?: string; json?: boolean; fresh?: boolean; set: ConfigOverride[] },
         ) => {
-          const file0 = loadConfig(file);
-          const loaded =
+          const read = readConfigFile(file);
+          const value =
             opts.set.length > 0
-              ? {
-                  ...file0,
-                  config: parseConfig(applyOverrides(file0.config, opts.set, { anyPath: true }).config),
-                }
-              : file0;
+              ? applyOverrides(read.value as RunConfig, opts.set, { anyPath: true }).config
+              : read.value;
+          // Every problem `skillrl check` finds, before anything starts: all of them at once, the same ones.
+          // No probe: the run starts the program itself, and a probe's upstream call would be one more.
+          const checked = await checkConfigValue(value, read.path, { probe: false });
+          const problems = problemsOf(checked);
+          if (problems.length > 0) {
+            for (const w of checked.warnings) io.err(`warning: ${w}`);
+            throw new ConfigProblemsError(file, problems);
+          }
+          const loaded = { path: read.path, config: parseConfig(value) };
           const json = Boolean(opts.json);
           const dir = runDirectoryOf(loaded.config, loaded.path, opts.runDir);
           // Moved only once the config has parsed: a typo in it must not cost the earlier run its place.
@@ -614,9 +622,7 @@ export function createCli(io: CliIo = defaultIo): Command {
             }),
           );
         } else {
-          if (invalid) io.err(`error: ${redactSecrets(describeError(invalid).message)}`);
-          for (const c of problems)
-            io.err(`error: ${c.role}: ${redactSecrets(describeError(c.error).message)}`);
+          printConfigProblems(io, checked);
           if (ok) {
             io.out(`ok: ${checked.path} (${checked.method})`);
             io.out(
@@ -626,7 +632,7 @@ export function createCli(io: CliIo = defaultIo): Command {
               ),
             );
           }
-          for (const w of checked.warnings) io.err(`warning: ${w}`);
+          if (ok) for (const w of checked.warnings) io.err(`warning: ${w}`);
           if (workers?.message) {
             if (workers.ok) io.out(workers.message);
             else io.err(`error: ${redactSecrets(workers.message)}`);
@@ -713,4 +719,33 @@ function runConfigFile(runDir: string): string {
     if (configPath && existsSync(configPath)) return configPath;
   }
   return join(runDir, 'config.json');
+}
+
+/** Every problem a config check found: the config's own issues, then each component's. */
+function problemsOf(checked: ConfigCheck): ConfigProblem[] {
+  return [
+    ...checked.issues.map((i) => ({ where: i.path, message: i.message })),
+    ...checked.components
+      .filter((c) => c.error !== undefined)
+      .flatMap((c) =>
+        // A component's option check gives each problem by path: one line each.
+        ValidationError.isInstance(c.error)
+          ? c.error.issues.map((i) => ({ where: i.path, message: i.message }))
+          : [{ where: c.role, message: describeError(c.error).message }],
+      ),
+  ];
+}
+
+/**
+ * A config check's problems as `check` and `run` print them: the config's own issues, then each component's,
+ * then what runs but will not do as it says (with problems: all of them at once, so one edit fixes each).
+ */
+function printConfigProblems(io: CliIo, checked: ConfigCheck): void {
+  if (checked.issues.length > 0) {
+    io.err(`error: ${redactSecrets(describeError(new ValidationError('config', checked.issues)).message)}`);
+  }
+  for (const c of checked.components.filter((x) => x.error !== undefined)) {
+    io.err(`error: ${c.role}: ${redactSecrets(describeError(c.error).message)}`);
+  }
+  if (problemsOf(checked).length > 0) for (const w of checked.warnings) io.err(`warning: ${w}`);
 }

@@ -76,6 +76,7 @@ async function checkBuiltin(
   configPath: string,
   options: JsonObject = {},
   use: ComponentUse = {},
+  probe = true,
 ): Promise<Row> {
   const table = BUILTIN_COMPONENTS[kind];
   const entry = table[name];
@@ -94,7 +95,7 @@ async function checkBuiltin(
   ];
   if (problems.length > 0)
     return { source, resolved: entry.package, error: new ValidationError('config', problems) };
-  if (entry.probe) {
+  if (entry.probe && probe) {
     try {
       const found = await entry.probe(await importEntry(entry, kind, name, configPath), options, configPath);
       if (found.length > 0)
@@ -176,13 +177,15 @@ function configRow(issue: ValidationIssue): ComponentCheck {
 
 /**
  * Every component of a config, built as `run` builds it short of episodes, and the adapter it resolved.
- * `typed` says the config passed its schema: only then are the rules that read the whole config (the
- * combinations with the adapter, overridden estimator options) applied, since they rely on its types.
+ * `typed` says the config passed its schema: only then is its skill folder read. The rules that read the
+ * whole config (the combinations with the adapter, overridden estimator options) are applied beside schema
+ * problems elsewhere, guarded, so a config with several mistakes hears of each.
  */
 async function inspect(
   config: Partial<RunConfig>,
   path: string,
   typed: boolean,
+  probe = true,
 ): Promise<{ rows: ComponentCheck[]; adapter?: TaskAdapter }> {
   const root = createRng(typeof config.seed === 'number' ? config.seed : 0);
   const context = (role: string, extra: Partial<ComponentContext> = {}): ComponentContext => ({
@@ -253,10 +256,17 @@ async function inspect(
       rows.push({
         role: 'agent',
         kind: 'agent',
-        ...(await checkBuiltin('agent', agentSpec.name as string, path, agentSpec.options, {
-          trained: trainsAgent(config),
-          ...(typeof config.method === 'string' ? { method: config.method } : {}),
-        })),
+        ...(await checkBuiltin(
+          'agent',
+          agentSpec.name as string,
+          path,
+          agentSpec.options,
+          {
+            trained: trainsAgent(config),
+            ...(typeof config.method === 'string' ? { method: config.method } : {}),
+          },
+          probe,
+        )),
       });
     }
   }
@@ -265,10 +275,15 @@ async function inspect(
   if (estimatorSpec !== undefined) {
     const { batchOverrides, ...row } = await checkEstimator(estimatorSpec, path);
     rows.push({ role: 'estimator', kind: 'estimator', ...row });
-    // Options the method's batch fields replace would do nothing: what `run` refuses before it starts.
-    if (typed && batchOverrides !== undefined) {
-      for (const issue of checkEstimatorOverrides(config as RunConfig, batchOverrides)) {
-        rows.push(configRow(issue));
+    // Options the method's batch fields replace would do nothing: what `run` refuses before it starts. Read
+    // even when another part of the config fails its schema (it reads only the estimator and the method).
+    if (batchOverrides !== undefined) {
+      try {
+        for (const issue of checkEstimatorOverrides(config as RunConfig, batchOverrides)) {
+          rows.push(configRow(issue));
+        }
+      } catch {
+        // A section of the wrong shape: its schema issue says so.
       }
     }
   }
@@ -294,7 +309,7 @@ async function inspect(
     const row =
       s.package !== undefined
         ? await checkPlugin(kind, s as Spec & { package: string }, path, ctx)
-        : await checkBuiltin(kind, s.name as string, path, s.options);
+        : await checkBuiltin(kind, s.name as string, path, s.options, {}, probe);
     const { value: _, ...rest } = row as Row & { value?: unknown };
     rows.push({ role, kind, ...rest });
   }
@@ -308,9 +323,14 @@ async function inspect(
     }
   }
   // With the adapter built, the combinations that cannot work with it (what `run` refuses before it starts).
-  if (typed && adapter !== undefined) {
-    for (const issue of await checkConfigAgainstAdapter(config as RunConfig, adapter)) {
-      rows.push(configRow(issue));
+  // Read even beside a schema problem elsewhere (a section of the wrong shape is its schema issue).
+  if (adapter !== undefined) {
+    try {
+      for (const issue of await checkConfigAgainstAdapter(config as RunConfig, adapter)) {
+        rows.push(configRow(issue));
+      }
+    } catch {
+      // The schema issue names the section.
     }
   }
   return { rows, ...(adapter ? { adapter } : {}) };
@@ -333,10 +353,26 @@ export async function checkComponents(loaded: LoadedConfig): Promise<ComponentCh
  */
 export async function checkConfigFile(file: string): Promise<ConfigCheck> {
   const { path, value } = readConfigFile(file);
+  return checkConfigValue(value, path);
+}
+
+/**
+ * `checkConfigFile` of a config already read (and changed, `run --set`): `path` is the file it came from,
+ * where packages resolve. `skillrl run` calls it before anything starts and refuses every problem it finds,
+ * so what check passes run takes, and what run refuses check reports, all in one pass.
+ */
+export async function checkConfigValue(
+  value: unknown,
+  path: string,
+  options: {
+    /** Start what a component needs at run time to see it works (a program agent): `check` only (default). */
+    probe?: boolean;
+  } = {},
+): Promise<ConfigCheck> {
   const config = (isObject(value) ? value : {}) as Partial<RunConfig>;
   const issues = checkConfig(value);
   const typed = checkConfigSchema(value).length === 0;
-  const { rows, adapter } = await inspect(config, path, typed);
+  const { rows, adapter } = await inspect(config, path, typed, options.probe !== false);
   // Evolve's own starting skills (`initialSkill: { path }`): an Agent Skills folder that reads.
   const own = config.method === 'evolve' ? config.evolve?.initialSkill : undefined;
   if (typed && own !== null && typeof own === 'object' && typeof own.path === 'string') {
@@ -346,10 +382,16 @@ export async function checkConfigFile(file: string): Promise<ConfigCheck> {
       rows.push({ role: 'evolve.initialSkill', kind: 'config', source: 'config', error });
     }
   }
-  const ok = issues.length === 0 && rows.every((r) => r.error === undefined);
   // What runs but will not do as it says (a validation that can never retire a skill type), read off the
-  // adapter built above.
-  const warnings = ok && adapter ? await retirementWarnings(config as RunConfig, adapter) : [];
+  // adapter built above, beside any problem: a config with several mistakes hears of all of them at once.
+  let warnings: string[] = [];
+  if (adapter && isObject(config.tasks) && typeof config.tasks.split === 'string') {
+    try {
+      warnings = await retirementWarnings(config as RunConfig, adapter);
+    } catch {
+      // A section of the wrong shape (its schema issue says so) gives no warning.
+    }
+  }
   return {
     path,
     ...(typeof config.method === 'string' ? { method: config.method } : {}),
