@@ -50,7 +50,15 @@ export {
   renderSystemPrompt,
   type SystemPromptInput,
   type SystemPromptTemplate,
+  systemPromptInput,
 } from './agent/system-prompt.js';
+// The chat transcript of one decision: the one renderer of every LLM agent's prompt (this package's openai
+// agent, trainer-tinker's Tinker agent). What an agent records of it (`step.info.chat`) is what export writes.
+export {
+  buildChatTranscript,
+  type ChatTranscriptMessage,
+  type ChatTranscriptOptions,
+} from './agent/build-chat-transcript.js';
 // The on-disk request cache (content-addressed by the full request).
 export { canonicalJson } from './cache/canonical-json.js';
 export { type CachedResponse, createRequestCache, type RequestCache } from './cache/request-cache.js';

@@ -22,7 +22,7 @@ import { spentToolBudget } from '../episode/tool-budget.js';
 import { checkOpenAIAgentOptions, throwOnUnknownOptions } from '../options/check-option-names.js';
 import { NoChoiceError } from '../resilience/no-choice-error.js';
 import { ACT_TOOL, buildTools, decodeToolCall } from './action-tools.js';
-import { buildMessages } from './build-messages.js';
+import { buildChatTranscript } from './build-chat-transcript.js';
 import { type ChatTurnMemory, createChatTurnMemory, promptTokenIdsOf, replyOf } from './chat-turn-memory.js';
 import { extractTokens } from './extract-tokens.js';
 import { type ActionParser, type ActionParserOptions, createActionParser } from './parse-action.js';
@@ -31,6 +31,7 @@ import {
   DEFAULT_SYSTEM_PROMPT,
   renderSystemPrompt,
   type SystemPromptTemplate,
+  systemPromptInput,
 } from './system-prompt.js';
 
 /** The connection (endpoints, key, retries, limits, cache, prices) plus how the agent prompts and decodes. */
@@ -141,38 +142,17 @@ export function createOpenAIAgent(options: OpenAIAgentOptions): OpenAIAgent {
       byFamily.set(context.task.family, rendered);
       return rendered;
     }
-    return renderSystemPrompt(
-      template,
-      {
-        task: context.task,
-        condition: context.condition,
-        mode,
-        ...(skill ? { skill } : {}),
-        ...(context.admissibleActions ? { admissibleActions: context.admissibleActions } : {}),
-        ...(context.tools ? { tools: context.tools } : {}),
-      },
-      options.skillTemplate,
-    );
+    return renderSystemPrompt(template, systemPromptInput(context, mode), options.skillTemplate);
   };
 
   const buildBody = (context: AgentContext): ChatCompletionCreateParamsNonStreaming => {
     const system = systemPromptOf(context);
-    const messages = buildMessages(context, {
+    const messages = buildChatTranscript(context, {
       system,
       mode,
       ...(options.historyWindow === undefined ? {} : { historyWindow: options.historyWindow }),
     });
     const budget = spentToolBudget(context);
-    if (budget) {
-      // The last turn: the answer, with no tools to call. Told in a user turn (after the last tool result);
-      // appended to a user turn already last, for servers that want roles to alternate.
-      const last = messages[messages.length - 1];
-      if (last?.role === 'user' && typeof last.content === 'string') {
-        messages[messages.length - 1] = { role: 'user', content: `${last.content}\n\n${budget.notice}` };
-      } else {
-        messages.push({ role: 'user', content: budget.notice });
-      }
-    }
     const body: ChatCompletionCreateParamsNonStreaming & Record<string, unknown> = {
       ...options.extraBody,
       model: options.model,

@@ -1,4 +1,4 @@
-import type { Condition, Skill, Task, ToolDefinition } from '@skillrl/core';
+import type { AgentContext, Condition, Skill, Task, ToolDefinition } from '@skillrl/core';
 
 export type AgentMode = 'text' | 'tools';
 
@@ -59,4 +59,21 @@ export function renderSystemPrompt(
   return fill(template, { skill, format: DEFAULT_FORMAT_INSTRUCTIONS[input.mode], family: input.task.family })
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/**
+ * What the system prompt of one decision is rendered from, for every LLM agent alike: the skill only under
+ * condition 1 (a function template never sees the skill of a without-skill episode), the admissible actions
+ * and the task's tools when the decision has them.
+ */
+export function systemPromptInput(context: AgentContext, mode: AgentMode): SystemPromptInput {
+  const skill = context.condition === 1 ? context.skill : undefined;
+  return {
+    task: context.task,
+    condition: context.condition,
+    mode,
+    ...(skill ? { skill } : {}),
+    ...(context.admissibleActions ? { admissibleActions: context.admissibleActions } : {}),
+    ...(context.tools ? { tools: context.tools } : {}),
+  };
 }

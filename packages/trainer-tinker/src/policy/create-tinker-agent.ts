@@ -2,13 +2,14 @@ import { type Agent, type AgentAction, type AgentContext, InvalidArgumentError }
 import {
   type ActionParser,
   type ActionParserOptions,
+  buildChatTranscript,
   createActionParser,
   createChatTurnMemory,
   DEFAULT_SYSTEM_PROMPT,
   renderSystemPrompt,
   type SystemPromptTemplate,
+  systemPromptInput,
 } from '@skillrl/rollout';
-import { buildMessages } from './build-messages.js';
 import { TinkerPolicy, type TinkerPolicyOptions, type TinkerPolicyState } from './tinker-policy.js';
 
 const AGENT = Symbol.for('skillrl.trainer-tinker.agent');
@@ -81,19 +82,17 @@ export function createTinkerAgent(options: TinkerAgentOptions): TinkerAgent {
     policy,
     sampling,
     async act(context: AgentContext): Promise<AgentAction> {
-      const system = renderSystemPrompt(
-        template,
-        {
-          task: context.task,
-          ...(context.skill ? { skill: context.skill } : {}),
-          condition: context.condition,
-          mode: 'text',
-          ...(context.admissibleActions ? { admissibleActions: context.admissibleActions } : {}),
-        },
-        options.skillTemplate,
+      // The openai agent's transcript in text mode, from the same renderer: what the two record (and export
+      // writes) cannot drift apart.
+      const system = renderSystemPrompt(template, systemPromptInput(context, 'text'), options.skillTemplate);
+      const messages = buildChatTranscript(context, {
+        system,
+        mode: 'text',
+        ...(options.historyWindow === undefined ? {} : { historyWindow: options.historyWindow }),
+      });
+      const prompt = policy.tokenizer.promptTokens(
+        messages.map((m) => ({ role: m.role, content: m.content ?? '' })),
       );
-      const messages = buildMessages(context, system, options.historyWindow);
-      const prompt = policy.tokenizer.promptTokens(messages);
       const started = Date.now();
       const response = await policy.sample(prompt, {
         maxTokens: options.maxTokens ?? 256,
@@ -116,7 +115,7 @@ export function createTinkerAgent(options: TinkerAgentOptions): TinkerAgent {
       const raw = policy.tokenizer.decode(tokens);
       const parsed = parse(raw);
       const chat = chats.record(context.history, {
-        messages: messages.map((m) => ({ role: m.role, content: m.content })),
+        messages,
         reply: { role: 'assistant', content: raw },
         promptTokenIds: prompt,
       });
