@@ -8,7 +8,6 @@ export { type EvolveOptions, evolve } from './evolve/evolve.js';
 export { type InternalizeOptions, internalize } from './internalize/internalize.js';
 export { type ResumeOptions, resumeRun, runConfig } from './run/run-config.js';
 // A run directory holding records its readers cannot use: refused before a resume (`--drop-damaged` moves them).
-export { type ConfigProblem, ConfigProblemsError } from './config/config-problems-error.js';
 export { DamagedRecordsError } from './run/damaged-records-error.js';
 export type { RunOptions, RunProgress, RunResult } from './run/run-types.js';
 // Run health and layout: the error budget's stop, `resume --set` overrides, the config sections' defaults.

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { InvalidArgumentError, redactSecrets, ValidationError } from '@skillrl/core';
+import { InvalidArgumentError, redactSecrets, ValidationError, type ValidationIssue } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import { Command, CommanderError } from 'commander';
 import { type ConfigCheck, checkConfigFile, checkConfigValue } from '../components/check-components.js';
-import { type ConfigProblem, ConfigProblemsError } from '../config/config-problems-error.js';
 import { configSchema } from '../config/config-schema.js';
 import type { RunConfig } from '../config/config-types.js';
 import { loadConfig, parseConfig, readConfigFile } from '../config/load-config.js';
@@ -221,7 +220,7 @@ export function createCli(io: CliIo = defaultIo): Command {
           const problems = problemsOf(checked);
           if (problems.length > 0) {
             for (const w of checked.warnings) io.err(`warning: ${w}`);
-            throw new ConfigProblemsError(file, problems);
+            throw new ValidationError('config', problems);
           }
           const loaded = { path: read.path, config: parseConfig(value) };
           const json = Boolean(opts.json);
@@ -299,15 +298,19 @@ export function createCli(io: CliIo = defaultIo): Command {
       '--limit <n>',
       "tasks of the split (default: the config's limit for it: tasks.limit, internalize.test.limit, …)",
     )
-    .option('--episodes <n>', 'episodes per task and condition', '1')
+    .option(
+      '--episodes <n>',
+      "episodes per task and condition (default 1; on a run's own test split, its testEpisodes)",
+    )
     .option('--json', 'print the table as JSON')
     .action(
       withErrors(
         async (
           target: string,
-          opts: { split?: string; limit?: string; episodes: string; json?: boolean },
+          opts: { split?: string; limit?: string; episodes?: string; json?: boolean },
         ) => {
-          const episodes = positiveInteger(opts.episodes, '--episodes');
+          const episodes =
+            opts.episodes === undefined ? undefined : positiveInteger(opts.episodes, '--episodes');
           const limit = opts.limit === undefined ? undefined : positiveInteger(opts.limit, '--limit');
           const bar = createProgressDisplay(!opts.json);
           const onProgress = (p: Parameters<typeof bar.update>[0]) => bar.update(p);
@@ -326,19 +329,19 @@ export function createCli(io: CliIo = defaultIo): Command {
               const run = await evaluateRun(target, {
                 split: opts.split,
                 ...(limit !== undefined ? { limit } : {}),
-                episodes,
+                ...(episodes !== undefined ? { episodes } : {}),
                 onProgress,
                 onWarning: (m) => io.err(`warning: ${m}`),
               });
               result = run;
-              header = `${run.runDir}: ${run.policy}, ${describeTasks(run.tasks, run.tasksFrom, limit)}`;
+              header = `${run.runDir}: ${run.policy}, ${describeTasks(run.tasks, run.tasksFrom, limit)}${run.seeds === 'test' ? ", seeded as the run's own test" : ''}`;
             } else {
               const loaded = loadConfig(target);
               const chosen = evaluationTasks(loaded.config, {
                 ...(opts.split ? { split: opts.split } : {}),
                 ...(limit !== undefined ? { limit } : {}),
               });
-              result = await evaluate(loaded, { episodes, onProgress, tasks: chosen.tasks });
+              result = await evaluate(loaded, { episodes: episodes ?? 1, onProgress, tasks: chosen.tasks });
               header = `${loaded.path}: the config's agent, ${describeTasks(chosen.tasks, chosen.from, limit)}`;
               extra = { tasks: chosen.tasks, tasksFrom: chosen.from };
             }
@@ -721,17 +724,20 @@ function runConfigFile(runDir: string): string {
   return join(runDir, 'config.json');
 }
 
-/** Every problem a config check found: the config's own issues, then each component's. */
-function problemsOf(checked: ConfigCheck): ConfigProblem[] {
+/**
+ * Every problem a config check found, as one validation's issues: the config's own, then each component's
+ * (by its option paths where its check gives them, else by its role).
+ */
+function problemsOf(checked: ConfigCheck): ValidationIssue[] {
   return [
-    ...checked.issues.map((i) => ({ where: i.path, message: i.message })),
+    ...checked.issues,
     ...checked.components
       .filter((c) => c.error !== undefined)
       .flatMap((c) =>
         // A component's option check gives each problem by path: one line each.
         ValidationError.isInstance(c.error)
-          ? c.error.issues.map((i) => ({ where: i.path, message: i.message }))
-          : [{ where: c.role, message: describeError(c.error).message }],
+          ? c.error.issues
+          : [{ path: c.role, message: describeError(c.error).message }],
       ),
   ];
 }
