@@ -7,8 +7,11 @@
 //     with no tfjs installed, and so does an LLM-only SKILLC run asking for token ids, exported as verl rows;
 //   - on that lean install (with task-qa, task-shop, verifiers and skill-generator added), every lean package's
 //     root (and skill-generator's ./llm-editor) loads with require() and import(), and each lean package's
-//     first README example that needs no tfjs runs as printed (TypeScript ones compiled by tsc), the LLM
+//     first README example that needs no tfjs runs as printed (TypeScript ones compiled by tsc with
+//     `skipLibCheck: false`, as every TypeScript check here, so the shipped declarations are checked), the LLM
 //     editor's against the testkit's fake server;
+//   - @skillrl/verifiers alone (no openai): exact match verifies, the judge says what to install, and its
+//     declarations compile without openai;
 //   - every package loads with require() and with import(), and tfjs prints no banner;
 //   - examples/custom-adapter, packed and installed, loads by its default export and scores above zero under
 //     `skillrl eval`; an ESM-only estimator package is found by a run config; a tfjs run works;
@@ -226,6 +229,56 @@ function nodeAsync(file, args, cwd, { timeout = 120_000, extraEnv = {} } = {}) {
 function writeYaml(file, lines) {
   writeFileSync(file, `${lines.join('\n')}\n`);
   return file;
+}
+
+/** A path tsc reports that lies in a package of this repository (or outside node_modules: the consumer's). */
+const OURS = /(?:^|\/)node_modules\/(?:@skillrl\/|skillrl\/|create-skillrl\/)|^(?!.*node_modules\/)/;
+
+/**
+ * Compiles the `*.mts` files of `dir` as a user's project would: strict, nodenext, and `skipLibCheck: false`,
+ * so every declaration file the packages ship is checked too (one that imports a package the install line
+ * does not bring, such as an optional peer, fails with TS2307). An error in a third-party package's own
+ * declarations (tfjs-layers' do not compile under `strict`) is no fault of ours: it is counted and named in
+ * the returned note, not failed. tsc and @types/node come from a folder of their own, never from the install
+ * under test.
+ */
+function tsc(dir, compilerOptions) {
+  const tools = join(work, 'tools');
+  if (!existsSync(join(tools, 'node_modules', 'typescript')))
+    npmInstall(tools, ['typescript@5.9.3', '@types/node@20.19.9']);
+  writeFileSync(
+    join(dir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'nodenext',
+        moduleResolution: 'nodenext',
+        strict: true,
+        skipLibCheck: false,
+        types: ['node'],
+        typeRoots: [join(tools, 'node_modules', '@types')],
+        ...compilerOptions,
+      },
+      include: ['*.mts'],
+    }),
+  );
+  const r = spawnSync(
+    process.execPath,
+    [join(tools, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir, '--pretty', 'false'],
+    { cwd: dir, env, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 << 20 },
+  );
+  if (r.status === 0) return '';
+  const errors = [...`${r.stdout}`.matchAll(/^(\S[^\n(]*)\(\d+,\d+\): error TS\d+/gm)].map((m) => m[1]);
+  const ours = errors.filter((file) => OURS.test(file));
+  if (errors.length === 0 || ours.length > 0) {
+    const tail = `${r.stdout}\n${r.stderr}`.trim().split('\n');
+    const shown = ours.length > 0 ? tail.filter((line) => OURS.test(line.split('(')[0])) : tail;
+    throw new Error(
+      `tsc -p ${dir} (skipLibCheck false) exited ${r.status}:\n${shown.slice(0, 20).join('\n')}`,
+    );
+  }
+  const theirs = [...new Set(errors.map((f) => /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(f)?.[1] ?? f))];
+  return `; ${errors.length} errors in third-party declarations (${theirs.join(', ')}), none in ours`;
 }
 
 console.log(`check-packed: ${published.length} packages, work folder ${work}`);
@@ -541,29 +594,9 @@ if (leanOk) {
           if (example[1] === 'js') writeFileSync(join(out, `${base}.mjs`), example[2]);
           picked.push({ name, base, lang: example[1] });
         }
-        // TypeScript as a user would run it: compiled by tsc (strict, nodenext) against the lean install.
-        const tools = join(work, 'tools');
-        npmInstall(tools, ['typescript@5.9.3', '@types/node@20.19.9']);
-        writeFileSync(
-          join(dir, 'tsconfig.json'),
-          JSON.stringify({
-            compilerOptions: {
-              target: 'ES2022',
-              module: 'nodenext',
-              moduleResolution: 'nodenext',
-              strict: true,
-              skipLibCheck: true,
-              types: ['node'],
-              typeRoots: [join(tools, 'node_modules', '@types')],
-              rootDir: '.',
-              outDir: 'out',
-            },
-            include: ['*.mts'],
-          }),
-        );
-        run(process.execPath, [join(tools, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], {
-          cwd: dir,
-        });
+        // TypeScript as a user would run it: compiled by tsc (strict, nodenext, every declaration file
+        // checked) against the lean install.
+        const tscNote = tsc(dir, { rootDir: '.', outDir: 'out' });
         // Each in a folder of its own (core's writes runs/demo); report's reads the LLM-only run above, and the
         // LLM editor's endpoint (EDITOR_BASE_URL, as its example reads it) is the testkit's fake server.
         const server = await fakeServer(lean, householdReply);
@@ -592,7 +625,7 @@ if (leanOk) {
         }
         assert(!hasTensorflow(lean), 'node_modules/@tensorflow appeared');
         const ts = picked.filter((p) => p.lang === 'ts').length;
-        return `${picked.length} run (${ts} TypeScript, ${picked.length - ts} JavaScript)`;
+        return `${picked.length} run (${ts} TypeScript, ${picked.length - ts} JavaScript)${tscNote}`;
       },
     );
   }
@@ -601,7 +634,7 @@ if (leanOk) {
 // 2b. verifiers alone: openai is an optional peer used by the LLM judge only.
 const verifiersOnly = join(work, 'verifiers-only');
 await check(
-  '@skillrl/verifiers alone: no openai installed, exact match verifies, the judge names what to install',
+  '@skillrl/verifiers alone: no openai installed, exact match verifies, the judge names what to install, its types compile',
   () => {
     npmInstall(
       verifiersOnly,
@@ -622,7 +655,21 @@ await check(
     writeFileSync(file, script);
     const { stdout } = run('node', [file], { cwd: verifiersOnly });
     run('node', ['-e', "require('@skillrl/verifiers')"], { cwd: verifiersOnly });
-    return `node_modules ${sizeOf(verifiersOnly)}; ${stdout.trim().slice(0, 80)}…`;
+    // Its types without openai: the judge's options (its client included) declared without importing it.
+    const typed = join(verifiersOnly, 'typed');
+    mkdirSync(typed, { recursive: true });
+    writeFileSync(
+      join(typed, 'judge.mts'),
+      [
+        "import { exactMatch, llmJudge, type JudgeChatClient, type LlmJudgeOptions } from '@skillrl/verifiers';",
+        "const client: JudgeChatClient = { chat: { completions: { create: async () => ({ choices: [{ message: { content: 'GRADE: A' } }] }) } } };",
+        "const options: LlmJudgeOptions = { model: 'm', rubric: 'r', client };",
+        'export const verifiers = [exactMatch(), llmJudge(options)];',
+        '',
+      ].join('\n'),
+    );
+    const tscNote = tsc(typed, { noEmit: true });
+    return `node_modules ${sizeOf(verifiersOnly)}; types compile without openai (skipLibCheck false${tscNote}); ${stdout.trim().slice(0, 80)}…`;
   },
 );
 
@@ -802,25 +849,9 @@ if (fullOk) {
           js.push(base);
         }
       }
-      npmInstall(full, ['typescript@5.9.3', '@types/node@20.19.9'], { save: false });
-      writeFileSync(
-        join(dir, 'tsconfig.json'),
-        JSON.stringify({
-          compilerOptions: {
-            target: 'ES2022',
-            module: 'nodenext',
-            moduleResolution: 'nodenext',
-            strict: true,
-            noEmit: true,
-            skipLibCheck: true,
-            types: ['node'],
-          },
-          include: ['*.mts'],
-        }),
-      );
-      run(join(full, 'node_modules', '.bin', 'tsc'), ['-p', dir], { cwd: dir });
+      const tscNote = tsc(dir, { noEmit: true });
       for (const base of js) run('node', [join(dir, `${base}.mjs`)], { cwd: dir, timeout: 120_000 });
-      return `${ts.length} type-checked, ${js.length} run`;
+      return `${ts.length} type-checked, ${js.length} run${tscNote}`;
     },
   );
 

@@ -14,6 +14,12 @@ export { type CompositeOptions, composite, type WeightedVerifier } from './compo
 export { type EnvRewardOptions, envReward } from './env/env-reward.js';
 // An LLM grading against a rubric over any OpenAI-compatible endpoint (repeat-k, agreement, score parsing).
 export { DEFAULT_JUDGE_TEMPLATE } from './judge/default-template.js';
+export type {
+  JudgeChatClient,
+  JudgeChatCompletion,
+  JudgeChatMessage,
+  JudgeChatRequest,
+} from './judge/judge-chat-client.js';
 export { JudgeError } from './judge/judge-error.js';
 export { type LlmJudgeOptions, llmJudge } from './judge/llm-judge.js';
 export { DEFAULT_GRADES, gradeParser, type JudgementParser, scoreParser } from './judge/parse-judgement.js';

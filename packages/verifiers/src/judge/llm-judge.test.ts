@@ -1,6 +1,8 @@
 import type { Task, Trajectory } from '@skillrl/core';
 import { type FakeOpenAIServer, startFakeOpenAI } from '@skillrl/testkit';
+import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { JudgeChatClient } from './judge-chat-client.js';
 import { JudgeError } from './judge-error.js';
 import { llmJudge } from './llm-judge.js';
 
@@ -64,6 +66,29 @@ describe('llmJudge against a real local OpenAI-compatible server', () => {
     }
     // The key went to the server as a bearer token and nowhere into the verdict.
     expect(JSON.stringify(v)).not.toContain(API_KEY);
+  });
+
+  it("takes openai's own client as options.client (the local JudgeChatClient shape), and any object of that shape", async () => {
+    server = await startFakeOpenAI({ script: ['GRADE: A', 'GRADE: C'] });
+    // Type-checked: openai's client is assignable to the shape the declarations use instead of openai's types.
+    const client: JudgeChatClient = new OpenAI({ baseURL: server.baseURL, apiKey: API_KEY, maxRetries: 0 });
+    const judged = await llmJudge({ model: 'judge', client, rubric: 'r' }).verify(task, traj('a'));
+    expect(judged.score).toBe(1);
+    const sent: string[] = [];
+    const own: JudgeChatClient = {
+      chat: {
+        completions: {
+          create: async (request) => {
+            sent.push(request.model);
+            return { choices: [{ message: { content: 'GRADE: B' } }] };
+          },
+        },
+      },
+    };
+    expect((await llmJudge({ model: 'mine', client: own, rubric: 'r' }).verify(task, traj('a'))).score).toBe(
+      0.5,
+    );
+    expect(sent).toEqual(['mine']);
   });
 
   it('repeat-k reports the disagreement and aggregates (mean, majority, median)', async () => {

@@ -6,9 +6,9 @@ import {
   type Trajectory,
   type Verdict,
 } from '@skillrl/core';
-import type OpenAI from 'openai';
 import { type AsyncVerifier, answerOf, checkThreshold, makeVerdict, quote } from '../shared/index.js';
 import { DEFAULT_JUDGE_TEMPLATE, GRADE_FORMAT, SCORE_FORMAT } from './default-template.js';
+import type { JudgeChatClient, JudgeChatMessage } from './judge-chat-client.js';
 import { JudgeError } from './judge-error.js';
 import { DEFAULT_GRADES, gradeParser, type JudgementParser, scoreParser } from './parse-judgement.js';
 import { checkTemplate, renderTemplate } from './render-template.js';
@@ -21,8 +21,11 @@ export interface LlmJudgeOptions {
   baseURL?: string;
   /** Default: `OPENAI_API_KEY`, else a placeholder (local servers ignore it). Never appears in verdicts or errors. */
   apiKey?: string;
-  /** A client you built yourself (proxies, headers). `baseURL`, `apiKey`, `timeoutMs`, `maxRetries` are then unused. */
-  client?: OpenAI;
+  /**
+   * A client you built yourself (`new OpenAI({...})` with proxies or headers, or any object with the same
+   * `chat.completions.create`). `baseURL`, `apiKey`, `timeoutMs`, `maxRetries` are then unused.
+   */
+  client?: JudgeChatClient;
   /** What a good answer is, in the judge's words. Fills `{{rubric}}`. */
   rubric: string;
   /**
@@ -93,10 +96,18 @@ function agreementOf(scores: number[]): number {
   return Math.max(...counts.values()) / scores.length;
 }
 
+/** `openai`'s client class, as much of it as the judge uses. */
+type OpenAIClass = new (options: {
+  apiKey: string;
+  baseURL: string | undefined;
+  timeout: number;
+  maxRetries: number;
+}) => JudgeChatClient;
+
 /** `openai`'s client class, or an error that says how to get it. */
-async function loadOpenAI(name: string): Promise<typeof OpenAI> {
+async function loadOpenAI(name: string): Promise<OpenAIClass> {
   try {
-    return ((await import('openai')) as { default: typeof OpenAI }).default;
+    return ((await import('openai')) as unknown as { default: OpenAIClass }).default;
   } catch (error) {
     if (
       (error as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND' &&
@@ -168,8 +179,8 @@ export function llmJudge(options: LlmJudgeOptions): AsyncVerifier {
   registerSecret(apiKey);
   // openai is an optional peer used by the judge alone: loaded on the first judgement, so the other
   // verifiers install and run without it.
-  let client: Promise<OpenAI> | undefined;
-  const clientOf = (): Promise<OpenAI> => {
+  let client: Promise<JudgeChatClient> | undefined;
+  const clientOf = (): Promise<JudgeChatClient> => {
     client ??= options.client
       ? Promise.resolve(options.client)
       : loadOpenAI(name).then(
@@ -187,7 +198,7 @@ export function llmJudge(options: LlmJudgeOptions): AsyncVerifier {
   const onError = options.onError ?? 'throw';
 
   const ask = async (content: string): Promise<Sample> => {
-    const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [];
+    const messages: JudgeChatMessage[] = [];
     if (options.system) messages.push({ role: 'system', content: options.system });
     messages.push({ role: 'user', content });
     const completion = await (await clientOf()).chat.completions.create({
