@@ -22,6 +22,7 @@ import { withCliTracing } from '../trace/cli-tracing.js';
 import { checkWorkers } from '../workers/check-workers.js';
 import { addWorkerCommand } from '../workers/worker-command.js';
 import { CliExit } from './cli-exit.js';
+import { type CliIo, defaultIo, type WithErrors } from './cli-io.js';
 import { CLI_VERSION } from './cli-version.js';
 import { describeError } from './describe-error.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -33,21 +34,7 @@ import { createProgressDisplay } from './progress-bar.js';
 import { runWithSignals } from './run-with-signals.js';
 import { validateSkillPath } from './validate-skill-path.js';
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
-
-const defaultIo: CliIo = {
-  out: (t) => process.stdout.write(`${t}\n`),
-  err: (t) => process.stderr.write(`${t}\n`),
-};
-
-/** Exit status of a command that ran into bad input or a failure (usage errors exit 2, from commander). */
-/** Wraps an action: errors become `error: …` (or a JSON error with --json) and exit status 1. */
-export type WithErrors = <A extends unknown[]>(
-  fn: (...args: A) => Promise<void>,
-) => (...args: A) => Promise<void>;
+export type { CliIo, WithErrors };
 
 export { CliExit };
 

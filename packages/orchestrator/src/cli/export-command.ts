@@ -1,6 +1,6 @@
 import { EXPORT_FORMATS, type ExportFormat, exportRun } from '@skillrl/export';
 import { type Command, CommanderError } from 'commander';
-import type { CliIo, WithErrors } from './create-cli.js';
+import type { CliIo, WithErrors } from './cli-io.js';
 
 /** `skillrl export <run-dir> --format jsonl|trl|verl [--out f]`. */
 export function addExportCommand(program: Command, io: CliIo, withErrors: WithErrors): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { runCreateSkillrl } from 'create-skillrl';
 import { CliExit } from './cli-exit.js';
-import type { CliIo } from './create-cli.js';
+import type { CliIo } from './cli-io.js';
 
 /**
  * `skillrl init …` is create-skillrl's CLI (`npm create skillrl …`) under this name: `init adapter|estimator

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, redactSecrets } from '@skillrl/core';
 import type { Command } from 'commander';
-import type { CliIo, WithErrors } from '../cli/create-cli.js';
+import type { CliIo, WithErrors } from '../cli/cli-io.js';
 import { loadConfig } from '../config/load-config.js';
 import { loadQueue } from './load-queue.js';
 import { createPartsLoader } from './worker-parts.js';
