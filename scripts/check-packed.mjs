@@ -917,6 +917,11 @@ if (fullOk) {
           if (step === 'npx skillrl run run.yaml') {
             ran = /rollouts run (\d+)/.exec(plain)?.[1];
             assert(/run \S+ completed/.test(plain), `npx skillrl run run.yaml: ${plain.slice(-600)}`);
+            // Its validation is sized so that SKILLC can retire a skill type: no warning that none ever can.
+            assert(
+              !/can (ever|never) retire/.test(plain),
+              `npx skillrl run run.yaml warned: ${plain.slice(-600)}`,
+            );
           }
           if (step === 'npm run compare') {
             const m = /gave (\d+) of (\d+) rollouts another advantage than grpo \((\d+) rewarded\)/.exec(

@@ -165,7 +165,10 @@ internalize:
   tasksPerStep: 2
   groupSize: 4
   validateEvery: 1
-  validation: { split: test, limit: 4 }
+  # Retirement needs 36 episodes a side pooled, confirmed twice: 12 tasks (6 per family) × 3 episodes give 18
+  # a side per validation, enough by the run's 3rd and last validation.
+  validation: { split: test, limit: 12 }
+  validationEpisodes: 3
   trainer: external
 `,
     'README.md': `# ${name}

@@ -1,21 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { listEstimators } from '@skillrl/advantage';
 import { BUILTIN_ESTIMATOR_NAMES } from 'create-skillrl';
 import { describe, expect, it } from 'vitest';
-import { CLI, tempDir } from './support.js';
+import { CLI, nodeSync as node, tempDir } from './support.js';
 
 // Papercut: `create-skillrl estimator grpo` wrote a package whose estimator, registered under the package's
 // name, `skillrl run` then refused (a package cannot replace a built-in). Every built-in name of the registry
 // is refused by the create-skillrl bin before anything is written, with the argument and a free name.
 
 const CREATE_SKILLRL = resolve(__dirname, '../node_modules/create-skillrl/dist/cli.js');
-
-const node = (args: string[], cwd: string) => {
-  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 60_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-};
 
 describe('create-skillrl estimator <a built-in name>', () => {
   it("create-skillrl's list is the registry's names", () => {

@@ -1,8 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI, tempDir } from './support.js';
+import { CLI, linkInstall, nodeSync as node, tempDir } from './support.js';
 
 // The estimator scaffold's printed steps, as a user runs them after `npm install`: its tests, its build, one
 // `npx skillrl run run.yaml`, then `npm run compare` — which must show the scaffold's estimator giving the same
@@ -12,28 +11,6 @@ const made: string[] = [];
 afterAll(() => {
   for (const dir of made) rmSync(dir, { recursive: true, force: true });
 });
-
-const HERE = resolve(__dirname, '..');
-
-/** node_modules as `npm install` would give the scaffold: the workspace's packages, the orchestrator with them. */
-function linkInstall(target: string): void {
-  const from = join(HERE, 'node_modules');
-  const nm = join(target, 'node_modules');
-  mkdirSync(join(nm, '@skillrl'), { recursive: true });
-  for (const entry of readdirSync(from)) {
-    if (entry !== '@skillrl' && !entry.startsWith('.'))
-      symlinkSync(join(from, entry), join(nm, entry), 'dir');
-  }
-  for (const entry of readdirSync(join(from, '@skillrl'))) {
-    symlinkSync(join(from, '@skillrl', entry), join(nm, '@skillrl', entry), 'dir');
-  }
-  symlinkSync(HERE, join(nm, '@skillrl', 'orchestrator'), 'dir');
-}
-
-function node(args: string[], cwd: string) {
-  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 120_000 });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
 
 describe('skillrl init estimator: its run shows the estimator changing the advantages against grpo', () => {
   it('tests, builds, runs run.yaml, and npm run compare finds other advantages than grpo on the same rollouts', () => {

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -21,6 +21,16 @@ export function startCli(
   options: { env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+}
+
+/** `node <args>` in `cwd`, waited for: its exit code and output (a scaffold's tests or build, another bin). */
+export function nodeSync(
+  args: string[],
+  cwd: string,
+  options: { env?: NodeJS.ProcessEnv; timeout?: number } = {},
+): { code: number | null; out: string; err: string } {
+  const r = spawnSync(process.execPath, args, { cwd, encoding: 'utf8', timeout: 120_000, ...options });
+  return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
 /** Waits for a child's exit: its code or signal and what it wrote to stdout and stderr. */
@@ -45,6 +55,25 @@ export function everyFile(dir: string): string[] {
     else out.push(p);
   }
   return out;
+}
+
+/**
+ * node_modules as `npm install` would give a scaffold written by `skillrl init adapter|estimator`: the
+ * workspace's packages (this package's dependencies), the orchestrator with them.
+ */
+export function linkInstall(target: string): void {
+  const here = resolve(__dirname, '..');
+  const from = join(here, 'node_modules');
+  const nm = join(target, 'node_modules');
+  mkdirSync(join(nm, '@skillrl'), { recursive: true });
+  for (const entry of readdirSync(from)) {
+    if (entry !== '@skillrl' && !entry.startsWith('.'))
+      symlinkSync(join(from, entry), join(nm, entry), 'dir');
+  }
+  for (const entry of readdirSync(join(from, '@skillrl'))) {
+    symlinkSync(join(from, '@skillrl', entry), join(nm, '@skillrl', entry), 'dir');
+  }
+  symlinkSync(here, join(nm, '@skillrl', 'orchestrator'), 'dir');
 }
 
 export function tempDir(prefix: string): string {
