@@ -14,7 +14,8 @@ import { type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.
 import { type EvaluationTasks, evaluationTasks } from './evaluation-tasks.js';
 import { trainingSkills } from './training-skills.js';
 
-export interface EvaluateRunOptions extends Omit<EvaluateOptions, 'tasks' | 'agent' | 'skills'> {
+export interface EvaluateRunOptions
+  extends Omit<EvaluateOptions, 'tasks' | 'agent' | 'skills' | 'seedLabel'> {
   /** The split to evaluate on (required). */
   split: string;
   /**
@@ -47,6 +48,12 @@ export interface RunEvaluation extends Evaluation {
   tasks: TaskSelection;
   /** Which part of the run's config gave the tasks' options (`evaluationTasks`). */
   tasksFrom: EvaluationTasks['from'];
+  /**
+   * `test`: the split is the run's `internalize.test`, so its episodes are seeded as the run's held-out test
+   * seeded them (and there are `testEpisodes` of them unless `episodes` says otherwise): the same episodes,
+   * the same success rates as the run's `test_*` metrics. `eval`: seeds of an evaluation of their own.
+   */
+  seeds: 'test' | 'eval';
 }
 
 function readJson<T>(file: string, what: string): T {
@@ -133,10 +140,21 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
     };
     const { split: _split, limit: _limit, seed: _seed, onWarning: _onWarning, ...rest } = options;
+    // The run's own held-out test, played again: its seeds and its episodes per task and side.
+    const seeds = chosen.from === 'internalize.test' ? 'test' : 'eval';
+    const episodes =
+      options.episodes ?? (seeds === 'test' ? (config.internalize?.testEpisodes ?? 1) : undefined);
     const result = await evaluateWith(
       config,
       basics,
-      { ...rest, tasks, agent: agent.value, skills },
+      {
+        ...rest,
+        ...(episodes !== undefined ? { episodes } : {}),
+        tasks,
+        agent: agent.value,
+        skills,
+        seedLabel: seeds,
+      },
       {
         target: dir,
         again: `skillrl eval ${dir} --split ${options.split}${options.limit !== undefined ? ` --limit ${options.limit}` : ''}`,
@@ -151,6 +169,7 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
       finished,
       tasks,
       tasksFrom: chosen.from,
+      seeds,
     };
   } finally {
     await releaseAgent(basics.agent.value);

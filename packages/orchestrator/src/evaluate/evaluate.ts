@@ -27,6 +27,11 @@ export interface EvaluateOptions {
    */
   skills?: Record<string, Skill>;
   onProgress?: (progress: RunProgress) => void;
+  /**
+   * The label the episodes' seeds derive from, under the config's seed (default `eval`). `evaluateRun` on a
+   * run's own test split passes `test`, the label of the run's held-out test, so it plays those episodes.
+   */
+  seedLabel?: string;
   /** Each episode as it ends (its trajectory), e.g. to pair the conditions by task (`skillrl skills test`). */
   onTrajectory?: (trajectory: Trajectory) => void;
   signal?: AbortSignal;
@@ -114,7 +119,7 @@ export async function evaluateWith(
     skills: (task) => skills[task.family],
     groupSize: 2 * episodes,
     pairing: { rho: 0.5 },
-    seed: basics.root.seedFor('eval'),
+    seed: basics.root.seedFor(options.seedLabel ?? 'eval'),
   });
   const progress: RunProgress = { done: 0, total: plan.length, reused: 0, successRate: 0, phase: 'eval' };
   let passed = 0;
