@@ -8,24 +8,41 @@ export {
   TINKER_MAX_CHUNK_BYTES,
   TINKER_MAX_CHUNK_DATA,
 } from './chunk-data.js';
+// The client: one interface per resource of the SDK, over one transport (retries, timeouts, idempotency, redaction).
+export { createTinkerClient } from './create-tinker-client.js';
+export type {
+  ForwardBackwardChunk,
+  ForwardBackwardChunksOptions,
+  ForwardBackwardChunksRequest,
+  ForwardBackwardChunksResponse,
+  TinkerFuture,
+  TinkerFuturesResource,
+  TinkerModelsResource,
+  TinkerSamplingResource,
+  TinkerServiceResource,
+  TinkerSubmitOptions,
+  TinkerTrainingResource,
+  TinkerWeightsResource,
+} from './resources/index.js';
+export { resolveRetryPolicy, type TinkerRetryOptions } from './retry-policy.js';
+export type { TinkerClient } from './tinker-client.js';
 export {
-  createTinkerClient,
   TINKER_API_KEY_ENV,
   TINKER_DEFAULT_BASE_URL,
-  type TinkerClient,
   type TinkerClientOptions,
   type TinkerClientStats,
-  type TinkerFuture,
   type TinkerFutureOptions,
   type TinkerRetryEvent,
-} from './create-tinker-client.js';
-export { resolveRetryPolicy, type TinkerRetryOptions } from './retry-policy.js';
+  type TinkerWireFormat,
+} from './tinker-client-options.js';
 export { TinkerApiError, TinkerFutureTimeoutError, TinkerRequestFailedError } from './tinker-errors.js';
 export {
   openTinkerSession,
   SKILLRL_TINKER_CLIENT_VERSION,
   type TinkerSession,
+  type TinkerSessionClient,
   type TinkerSessionOptions,
 } from './tinker-session.js';
+export type { TinkerApiKeyStatus, TinkerHttpMethod, TinkerRequestOptions } from './tinker-transport.js';
 export * from './tinker-types.js';
 export { verifyModelTokenizer } from './verify-model-tokenizer.js';

@@ -1,4 +1,4 @@
-import type { TinkerClient } from './create-tinker-client.js';
+import type { TinkerServiceResource } from './resources/service.js';
 
 /**
  * The `sdk_version` this client reports in `create_session`: semver, as the SDK's is (`0.25.0`), carrying
@@ -12,6 +12,13 @@ export interface TinkerSessionOptions {
   /** Heartbeat period. Default 10 000 ms, the SDK's (src/tinker/lib/internal_client_holder.py). */
   heartbeatMs?: number;
   signal?: AbortSignal;
+}
+
+/** What a session is opened with: a client (`TinkerClient` is one), or its service routes alone. */
+export interface TinkerSessionClient
+  extends Pick<TinkerServiceResource, 'createSession' | 'sessionHeartbeat'> {
+  /** Told of the session, so that the client creates its sampling sessions in it. */
+  attachSession?(session: TinkerSession): void;
 }
 
 export interface TinkerSession {
@@ -31,7 +38,7 @@ export interface TinkerSession {
  * that misses them for long). The timer does not keep the process alive.
  */
 export async function openTinkerSession(
-  client: TinkerClient,
+  client: TinkerSessionClient,
   options: TinkerSessionOptions = {},
 ): Promise<TinkerSession> {
   const created = await client.createSession(

@@ -121,6 +121,11 @@ export interface CreateSessionResponse {
   error_message?: string | null;
 }
 
+/** src/tinker/types/session_heartbeat_response.py */
+export interface SessionHeartbeatResponse {
+  type?: string;
+}
+
 /** src/tinker/types/create_model_request.py */
 export interface CreateModelRequest {
   session_id: string;
@@ -134,6 +139,11 @@ export interface CreateModelRequest {
 /** src/tinker/types/create_model_response.py */
 export interface CreateModelResponse {
   model_id: ModelId;
+}
+
+/** src/tinker/types/unload_model_response.py */
+export interface UnloadModelResponse {
+  model_id?: ModelId;
 }
 
 /** src/tinker/types/get_info_response.py */

@@ -1,6 +1,6 @@
 import { checkTokenizer } from '../tokenizer/check-tokenizer.js';
 import type { ChatTokenizer } from '../tokenizer/load-chat-tokenizer.js';
-import type { TinkerClient } from './create-tinker-client.js';
+import type { TinkerModelsResource } from './resources/models.js';
 
 /**
  * Asks the service which tokenizer a training run's model uses (`get_info`'s `model_data.tokenizer_id`) and
@@ -8,7 +8,7 @@ import type { TinkerClient } from './create-tinker-client.js';
  * with a `TinkerTokenizerMismatchError` before anything is sampled or trained.
  */
 export async function verifyModelTokenizer(
-  client: Pick<TinkerClient, 'getInfo'>,
+  client: Pick<TinkerModelsResource, 'getInfo'>,
   modelId: string,
   tokenizer: Pick<ChatTokenizer, 'source'> & { names?: readonly string[] },
   options: { acceptMismatch?: boolean; signal?: AbortSignal } = {},

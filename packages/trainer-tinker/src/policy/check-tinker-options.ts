@@ -1,4 +1,4 @@
-import type { TinkerClientOptions } from '../client/create-tinker-client.js';
+import type { TinkerClientOptions } from '../client/tinker-client-options.js';
 import type { TinkerAgentOptions } from './create-tinker-agent.js';
 import { offPolicySettings } from './on-policy-sampling.js';
 import type { TinkerPolicyOptions } from './tinker-policy.js';

@@ -1,9 +1,7 @@
 import { InvalidArgumentError, type JsonObject, REQUEST_SEED_RANGE } from '@skillrl/core';
-import {
-  createTinkerClient,
-  type TinkerClient,
-  type TinkerClientOptions,
-} from '../client/create-tinker-client.js';
+import { createTinkerClient } from '../client/create-tinker-client.js';
+import type { TinkerClient } from '../client/tinker-client.js';
+import type { TinkerClientOptions } from '../client/tinker-client-options.js';
 import { openTinkerSession, type TinkerSession } from '../client/tinker-session.js';
 import {
   type AdamParams,
