@@ -91,6 +91,7 @@ export {
   type DemoOptions,
   type DemoRole,
   type DemoRun,
+  type DemoUnit,
   demoConfigs,
   runDemo,
 } from './demo/run-demo.js';

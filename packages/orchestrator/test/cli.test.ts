@@ -139,6 +139,36 @@ describe('skillrl CLI', () => {
     expect((await cli(['demo', '--seed', 'x'])).code).toBe(1);
   }, 180_000);
 
+  it('demo with its output not a terminal: a line per finished step and generation, then the report command', async () => {
+    const out = tempDir('demo-lines');
+    const r = await cli(['demo', '--quick', '--out', out]);
+    expect(r.code, r.err).toBe(0);
+    const lines = r.out.trim().split('\n');
+    const units = lines
+      .filter((line) => / done, \d+\/\d+ rollouts/.test(line))
+      .map((line) => line.replace(/^\[\d+:\d\d\] /, '').replace(/ done, .*/, ''));
+    const steps = (role: string) => Array.from({ length: 10 }, (_, i) => `${role}: step ${i + 1}/10`);
+    // SKILLC's steps as they finish, then the control's: beside SKILLC in a second process (the built CLI),
+    // one line when it ends; in this process, its steps. Then Skill-R1's generations.
+    const control = units.filter((line) => line.startsWith('grpo-control: '));
+    expect([['grpo-control: the whole run'], steps('grpo-control')]).toContainEqual(control);
+    expect(units).toEqual([
+      ...steps('skillc'),
+      ...control,
+      'skill-r1: generation 0 (s0)',
+      'skill-r1: generation 1/2',
+      'skill-r1: generation 2/2',
+    ]);
+    expect(lines[0]).toMatch(
+      /^\[0:\d\d\] skillc: step 1\/10 done, \d+\/\d+ rollouts, success so far [\d.]+ %$/,
+    );
+    // The summary follows the units, and the last line is the command that shows what the demo did.
+    expect(lines.findIndex((line) => line.startsWith('SKILLC (internalize): '))).toBe(units.length);
+    expect(lines.at(-1)).toBe(
+      `next: skillrl report ${join(out, 'demo-internalize')}   # rebuilds its report.html and prints the path; the same for ${join(out, 'demo-control')} and ${join(out, 'demo-evolve')}`,
+    );
+  }, 120_000);
+
   it('run --set changes the config before running: the GRPO control of a SKILLC config', async () => {
     const dir = tempDir('run-set');
     const path = writeConfig(dir, internalizeConfig({ name: 'skillc' }, { steps: 2 }), 'skillc.yaml');

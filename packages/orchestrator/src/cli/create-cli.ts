@@ -7,6 +7,7 @@ import { type ConfigCheck, checkConfigFile, checkConfigValue } from '../componen
 import { configSchema } from '../config/config-schema.js';
 import type { RunConfig } from '../config/config-types.js';
 import { loadConfig, parseConfig, readConfigFile } from '../config/load-config.js';
+import { demoNextLine, demoUnitLine } from '../demo/demo-unit-line.js';
 import { runDemo } from '../demo/run-demo.js';
 import { type Evaluation, evaluate } from '../evaluate/evaluate.js';
 import { evaluateRun, isRunDirectory } from '../evaluate/evaluate-run.js';
@@ -385,6 +386,9 @@ export function createCli(io: CliIo = defaultIo): Command {
         }
         const bar = createProgressDisplay(!opts.json);
         const interrupt = interruptSignal();
+        // Not a terminal (a log, CI, a pipe): no bar to watch, so a line per finished step or generation.
+        const lines = !opts.json && !process.stdout.isTTY;
+        const started = Date.now();
         try {
           const runs = await runDemo({
             out: opts.out,
@@ -392,6 +396,7 @@ export function createCli(io: CliIo = defaultIo): Command {
             seed,
             signal: interrupt.signal,
             onProgress: (method, p) => bar.update({ ...p, phase: `${method}: ${p.phase}` }),
+            ...(lines ? { onUnit: (unit) => io.out(demoUnitLine(unit, Date.now() - started)) } : {}),
             onWarning: (m) => io.err(`warning: ${m}`),
           });
           bar.stop();
@@ -409,6 +414,7 @@ export function createCli(io: CliIo = defaultIo): Command {
             for (const line of run.highlights) io.out(`  ${line}`);
             io.out(`  report: ${run.report}`);
           }
+          io.out(demoNextLine(runs.map((run) => run.dir)));
         } finally {
           bar.stop();
           interrupt.dispose();

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InvalidArgumentError, readRunStreamLines } from '@skillrl/core';
+import { InvalidArgumentError, type RunEvent, readRunStreamLines } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import { templatePath } from 'create-skillrl';
 import type { RunConfig } from '../config/config-types.js';
@@ -10,6 +10,7 @@ import { loadConfig } from '../config/load-config.js';
 import { moveAside } from '../run/move-aside.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunProgress, RunResult } from '../run/run-types.js';
+import { type DemoRole, type DemoUnit, demoUnitLabel } from './demo-unit-line.js';
 import { type PairedDifference, pairedByTask, type TestOutcomes } from './paired-by-task.js';
 
 /**
@@ -26,11 +27,16 @@ export interface DemoOptions {
   seed?: number;
   signal?: AbortSignal;
   onProgress?: (method: string, progress: RunProgress) => void;
+  /**
+   * Each unit as it finishes: a step of SKILLC (and of the control when it runs in this process), a
+   * generation of Skill-R1; the control in a second process once, when it ends. What `skillrl demo` prints
+   * a line for when its output is not a terminal.
+   */
+  onUnit?: (unit: DemoUnit) => void;
   onWarning?: (message: string) => void;
 }
 
-/** Which of the demo's runs: SKILLC, its GRPO control (same protocol, no skills), Skill-R1. */
-export type DemoRole = 'skillc' | 'grpo-control' | 'skill-r1';
+export type { DemoRole, DemoUnit } from './demo-unit-line.js';
 
 export interface DemoRun {
   method: 'internalize' | 'evolve';
@@ -120,9 +126,34 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
   const configs = demoConfigs(options);
   const roles = { internalize: 'skillc', control: 'grpo-control', evolve: 'skill-r1' } as const;
   type Key = DemoKey;
+  // The latest progress of each run, for the units its checkpoints close.
+  const latest: Partial<Record<Key, RunProgress>> = {};
+  const unitOf = (key: Key, completed: number): DemoUnit => {
+    const config = configs[key];
+    const of = key === 'evolve' ? (config.evolve?.generations ?? 0) : (config.internalize?.steps ?? 0);
+    const progress = latest[key];
+    return {
+      role: roles[key],
+      unit: demoUnitLabel(key === 'evolve' ? 'evolve' : 'internalize', completed, of),
+      done: progress?.done ?? 0,
+      total: progress?.total ?? 0,
+      successRate: progress?.successRate ?? 0,
+    };
+  };
   const runOptions = (key: Key) => ({
     ...(options.signal ? { signal: options.signal } : {}),
-    ...(options.onProgress ? { onProgress: (p: RunProgress) => options.onProgress?.(roles[key], p) } : {}),
+    onProgress: (p: RunProgress) => {
+      latest[key] = p;
+      options.onProgress?.(roles[key], p);
+    },
+    // A checkpoint closes each step and each generation.
+    ...(options.onUnit
+      ? {
+          onEvent: (e: RunEvent) => {
+            if (e.type === 'checkpoint') options.onUnit?.(unitOf(key, e.step));
+          },
+        }
+      : {}),
     ...(options.onWarning ? { onWarning: options.onWarning } : {}),
   });
   // Each run's config is written to disk, so its directory points at a real config file and `skillrl
@@ -166,6 +197,10 @@ export async function runDemo(options: DemoOptions = {}): Promise<DemoRun[]> {
     throw error;
   }
   results.control = control ? await control : await inProcess('control');
+  if (control) {
+    const rollouts = results.control.metrics.rollouts ?? 0;
+    options.onUnit?.({ role: roles.control, unit: 'the whole run', done: rollouts, total: rollouts });
+  }
   results.evolve = await inProcess('evolve');
 
   const runs: DemoRun[] = [];
