@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { type CreatedPackage, createPackage, createRunConfig } from './create-scaffold.js';
 import type { ScaffoldKind } from './next-steps.js';
+import { CliExit, runProgram } from './run-program.js';
 import { RUN_TEMPLATES } from './run-templates.js';
 import { CREATE_SKILLRL_VERSION } from './scaffold-versions.js';
 
@@ -19,13 +20,6 @@ const defaultIo: CreateIo = {
   out: (t) => process.stdout.write(`${t}\n`),
   err: (t) => process.stderr.write(`${t}\n`),
 };
-
-/** An action's failure, already printed: the exit status it ends with. */
-class Exit extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
 
 const KINDS: Record<ScaffoldKind, string> = {
   adapter: 'a task-adapter package: the conformance suite with its solution, tsup build, run.yaml',
@@ -95,7 +89,7 @@ export function createSkillrlProgram(io: CreateIo = defaultIo, options: CreateCl
         if (error instanceof CommanderError) throw error;
         if (json) io.out(JSON.stringify({ ok: false, error: errorJson(error) }));
         else io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
-        throw new Exit(1);
+        throw new CliExit(1);
       }
     };
 
@@ -187,20 +181,5 @@ export async function runCreateSkillrl(
   io: CreateIo = defaultIo,
   options: CreateCliOptions = {},
 ): Promise<number> {
-  const program = createSkillrlProgram(io, options);
-  program.exitOverride();
-  for (const command of program.commands) command.exitOverride();
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return 0;
-  } catch (error) {
-    if (error instanceof Exit) return error.code;
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-      if (error.code.startsWith('skillrl.')) io.err(`error: ${error.message}`);
-      return error.exitCode === 0 ? 0 : 2;
-    }
-    io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
-  }
+  return runProgram(createSkillrlProgram(io, options), argv, io.err);
 }

@@ -11,6 +11,8 @@ export {
   createSkillrlProgram,
   runCreateSkillrl,
 } from './create-cli.js';
+// Running a commander program to an exit status: this CLI's and `skillrl`'s one home for it.
+export { CliExit, runProgram } from './run-program.js';
 
 // Writing a package or a run config, as the CLI does, with the next steps it prints.
 export {

@@ -1,6 +1,2 @@
-/** Ends a command with this exit status; what it had to say is already printed. */
-export class CliExit extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
+// One class for both CLIs (create-skillrl's runProgram knows it): a command ends with this exit status.
+export { CliExit } from 'create-skillrl';

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { InvalidArgumentError, redactSecrets, ValidationError, type ValidationIssue } from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import { Command, CommanderError } from 'commander';
+import { runProgram } from 'create-skillrl';
 import { type ConfigCheck, checkConfigFile, checkConfigValue } from '../components/check-components.js';
 import { configSchema } from '../config/config-schema.js';
 import type { RunConfig } from '../config/config-types.js';
@@ -661,23 +662,8 @@ export function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<
   return withCliTracing(argv, { warn: (m) => io.err(`warning: ${m}`) }, () => runCommand(argv, io));
 }
 
-async function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
-  const program = createCli(io);
-  program.exitOverride();
-  for (const command of program.commands) command.exitOverride();
-  try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return 0;
-  } catch (error) {
-    if (error instanceof CliExit) return error.code;
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-      if (error.code.startsWith('skillrl.')) io.err(`error: ${error.message}`);
-      return error.exitCode === 0 ? 0 : 2;
-    }
-    io.err(`error: ${describeError(error).message}`);
-    return 1;
-  }
+function runCommand(argv: readonly string[], io: CliIo): Promise<number> {
+  return runProgram(createCli(io), argv, io.err, (error) => describeError(error).message);
 }
 
 interface ExportOptions {
