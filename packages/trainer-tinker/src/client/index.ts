@@ -26,15 +26,7 @@ export type {
 } from './resources/index.js';
 export { resolveRetryPolicy, type TinkerRetryOptions } from './retry-policy.js';
 export type { TinkerClient } from './tinker-client.js';
-export {
-  TINKER_API_KEY_ENV,
-  TINKER_DEFAULT_BASE_URL,
-  type TinkerClientOptions,
-  type TinkerClientStats,
-  type TinkerFutureOptions,
-  type TinkerRetryEvent,
-  type TinkerWireFormat,
-} from './tinker-client-options.js';
+export * from './tinker-client-options.js';
 export { TinkerApiError, TinkerFutureTimeoutError, TinkerRequestFailedError } from './tinker-errors.js';
 export {
   openTinkerSession,

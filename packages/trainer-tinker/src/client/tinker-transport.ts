@@ -119,6 +119,10 @@ export interface TinkerTransport {
   ): Promise<HttpAnswer>;
   /** A call with the client's retries (see `createTinkerTransport`). */
   call<T>(method: TinkerHttpMethod, route: string, body?: unknown, opts?: TinkerRequestOptions): Promise<T>;
+  /** `call('GET', route)` with a call's signal. */
+  get<T>(route: string, signal?: AbortSignal): Promise<T>;
+  /** `call('POST', route, body)` with a call's signal. */
+  post<T>(route: string, body: unknown, signal?: AbortSignal): Promise<T>;
   /** A call's signal joined with the client's. */
   signalOf(signal?: AbortSignal): AbortSignal | undefined;
   /** Tells `onRetry` (or stderr, for billing pauses) of a wait. */
@@ -195,14 +199,7 @@ export function createTinkerTransport(options: TinkerClientOptions): TinkerTrans
     }
   };
 
-  async function exchange(
-    method: TinkerHttpMethod,
-    route: string,
-    body: unknown,
-    headers: Record<string, string>,
-    signal: AbortSignal | undefined,
-    timeout: number,
-  ): Promise<HttpAnswer> {
+  const exchange: TinkerTransport['exchange'] = async (method, route, body, headers, signal, timeout) => {
     stats.requests += 1;
     const timer = AbortSignal.timeout(timeout);
     const combined = signal ? AbortSignal.any([signal, timer]) : timer;
@@ -234,7 +231,7 @@ export function createTinkerTransport(options: TinkerClientOptions): TinkerTrans
       json = undefined;
     }
     return { status: response.status, headers: response.headers, json, text };
-  }
+  };
 
   const describe = (error: unknown) =>
     error instanceof Error
@@ -359,6 +356,8 @@ export function createTinkerTransport(options: TinkerClientOptions): TinkerTrans
     futures,
     exchange,
     call,
+    get: (route, signal) => call('GET', route, undefined, signal ? { signal } : {}),
+    post: (route, body, signal) => call('POST', route, body, signal ? { signal } : {}),
     signalOf,
     report,
     backoff,

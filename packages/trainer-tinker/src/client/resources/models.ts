@@ -26,12 +26,7 @@ export function createModelsResource(
     createModel: (request, signal) =>
       run<CreateModelResponse>('create_model', { type: 'create_model', ...request }, signal),
     getInfo: (modelId, signal) =>
-      transport.call<GetInfoResponse>(
-        'POST',
-        'get_info',
-        { model_id: modelId, type: 'get_info' },
-        signal ? { signal } : {},
-      ),
+      transport.post<GetInfoResponse>('get_info', { model_id: modelId, type: 'get_info' }, signal),
     unloadModel: (modelId, signal) =>
       run<UnloadModelResponse>('unload_model', { model_id: modelId, type: 'unload_model' }, signal),
   };

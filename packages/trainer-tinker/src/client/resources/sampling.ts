@@ -34,7 +34,7 @@ export function createSamplingResource(
   service: Pick<TinkerServiceResource, 'createSession' | 'sessionHeartbeat'>,
   options: Pick<TinkerClientOptions, 'samplingSessions'>,
 ): TinkerSamplingResource {
-  const { call, stats } = transport;
+  const { post, stats } = transport;
 
   // Sampling sessions, as the SDK's SamplingClient keeps them: one per sampler checkpoint (or base model),
   // created in the client's session, each numbering its own samples. A new checkpoint path (every update saves
@@ -69,8 +69,7 @@ export function createSamplingResource(
       found = (async () => {
         const s = await sessionFor(signal);
         stats.samplingSessions += 1;
-        const created = await call<CreateSamplingSessionResponse>(
-          'POST',
+        const created = await post<CreateSamplingSessionResponse>(
           'create_sampling_session',
           {
             type: 'create_sampling_session',
@@ -78,7 +77,7 @@ export function createSamplingResource(
             sampling_session_seq_id: s.nextSamplingSeqId(),
             ...(key.model_path ? { model_path: key.model_path } : { base_model: key.base_model }),
           },
-          signal ? { signal } : {},
+          signal,
         );
         return created.sampling_session_id;
       })();

@@ -27,36 +27,24 @@ export interface TinkerServiceResource {
 }
 
 export function createServiceResource(transport: TinkerTransport): TinkerServiceResource {
-  const { call } = transport;
+  const { get, post } = transport;
   return {
-    healthz: (signal) => call<HealthResponse>('GET', 'healthz', undefined, signal ? { signal } : {}),
-    getServerCapabilities: (signal) =>
-      call<GetServerCapabilitiesResponse>(
-        'GET',
-        'get_server_capabilities',
-        undefined,
-        signal ? { signal } : {},
-      ),
+    healthz: (signal) => get<HealthResponse>('healthz', signal),
+    getServerCapabilities: (signal) => get<GetServerCapabilitiesResponse>('get_server_capabilities', signal),
     createSession: (request, signal) =>
-      call<CreateSessionResponse>(
-        'POST',
-        'create_session',
-        { type: 'create_session', ...request },
-        signal ? { signal } : {},
-      ),
+      post<CreateSessionResponse>('create_session', { type: 'create_session', ...request }, signal),
     sessionHeartbeat: (sessionId, signal) =>
-      call<SessionHeartbeatResponse>(
+      transport.call<SessionHeartbeatResponse>(
         'POST',
         'session_heartbeat',
         { session_id: sessionId, type: 'session_heartbeat' },
         { maxRetries: 0, timeoutMs: 10_000, ...(signal ? { signal } : {}) },
       ),
     createSamplingSession: (request, signal) =>
-      call<CreateSamplingSessionResponse>(
-        'POST',
+      post<CreateSamplingSessionResponse>(
         'create_sampling_session',
         { type: 'create_sampling_session', ...request },
-        signal ? { signal } : {},
+        signal,
       ),
   };
 }

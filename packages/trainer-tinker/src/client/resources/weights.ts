@@ -51,18 +51,11 @@ export function createWeightsResource(
     loadWeights: (request, signal) =>
       run<LoadWeightsResponse>('load_weights', { type: 'load_weights', ...numbered(request) }, signal),
     getTrainingRun: (trainingRunId, signal) =>
-      transport.call<TrainingRun>(
-        'GET',
-        `training_runs/${encodeURIComponent(trainingRunId)}`,
-        undefined,
-        signal ? { signal } : {},
-      ),
+      transport.get<TrainingRun>(`training_runs/${encodeURIComponent(trainingRunId)}`, signal),
     listCheckpoints: (trainingRunId, signal) =>
-      transport.call<CheckpointsListResponse>(
-        'GET',
+      transport.get<CheckpointsListResponse>(
         `training_runs/${encodeURIComponent(trainingRunId)}/checkpoints`,
-        undefined,
-        signal ? { signal } : {},
+        signal,
       ),
   };
 }
