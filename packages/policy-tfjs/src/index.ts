@@ -3,6 +3,9 @@
  * from its first step, and the in-process tfjs trainer that teaches it to do without them.
  */
 
+// The option vocabularies and checks of the agent and the trainer (also on `@skillrl/policy-tfjs/options`,
+// which loads no tfjs).
+export * from './entries/options.js';
 // The agent (core `Agent`), its checkpoints, and the admissible-template expansion it uses.
 export {
   type ActionDistribution,

@@ -11,5 +11,11 @@ export * from './generation/index.js';
 // History H_{g−1} as editors read it: summaries of failed and successful episodes, earlier skills and rewards.
 export * from './history/index.js';
 
+// The step editor's option vocabulary and check, without tfjs (the editor is on `./step-editor`).
+export {
+  checkStepEditorOptions,
+  STEP_EDITOR_OPTIONS,
+} from './step-editor/check-step-editor-options.js';
+
 // The LLM editor (inference-mode Skill-R1): replaceable prompt template, SKILL.md extraction and repair.
 export * from './llm-editor/index.js';

@@ -14,6 +14,15 @@ export {
   qaSkillFiles,
 } from './adapter/create-qa-adapter.js';
 export { createQaEnvironment, type QaEnvironmentOptions } from './adapter/qa-environment.js';
+// Each adapter's option vocabulary and check (every problem by path; the factories throw on the same).
+export { checkQaAdapterOptions, QA_ADAPTER_OPTIONS } from './adapter/check-qa-adapter-options.js';
+export { checkGaiaAdapterOptions, GAIA_ADAPTER_OPTIONS } from './gaia/check-gaia-adapter-options.js';
+export { checkJsonlAdapterOptions, JSONL_ADAPTER_OPTIONS } from './jsonl/check-jsonl-adapter-options.js';
+export {
+  checkWebWalkerAdapterOptions,
+  WEBWALKER_ADAPTER_OPTIONS,
+} from './webwalker/check-webwalker-adapter-options.js';
+
 export {
   createGaiaAdapter,
   GAIA_FAMILIES,

@@ -8,7 +8,13 @@ import type {
   SkillGenerator,
   TaskAdapter,
 } from '@skillrl/core';
-import { InvalidArgumentError, MissingFieldError, registerSecret } from '@skillrl/core';
+import {
+  checkExternalTrainerOptions,
+  InvalidArgumentError,
+  MissingFieldError,
+  registerSecret,
+  throwOnOptionIssues,
+} from '@skillrl/core';
 import type { ComponentContext, ComponentKind, Persistence } from './component-types.js';
 import { importBuiltin, importFromConfig, type ModuleNamespace } from './import-package.js';
 
@@ -72,7 +78,14 @@ async function packageOptionCheck(
   configPath: string,
   use: ComponentUse = {},
 ): Promise<{ path: string; message: string }[]> {
-  const mod = await importBuiltin(pkg, `the options at ${path}`, configPath);
+  let mod: ModuleNamespace;
+  try {
+    mod = await importBuiltin(pkg, `the options at ${path}`, configPath);
+  } catch (error) {
+    // An older version without the (light) subpath that carries the check: its factory checks when it builds.
+    if ((error as { code?: string } | null)?.code === 'ERR_PACKAGE_PATH_NOT_EXPORTED') return [];
+    throw error;
+  }
   const check = mod[fn];
   return typeof check === 'function'
     ? ((check as Fn)(options, path, use) as { path: string; message: string }[])
@@ -182,36 +195,48 @@ const adapterFrom =
       ? (mod.default as TaskAdapter)
       : (exported(mod, factory, 'adapter package')(withDataPaths(options, ctx.configPath)) as TaskAdapter);
 
+/** A built-in adapter's option check, as its package exports it (`check<Name>AdapterOptions`). */
+const adapterOptionCheck =
+  (pkg: string, fn: string): BuiltinEntry<TaskAdapter>['checkPackageOptions'] =>
+  (options, configPath, use) =>
+    packageOptionCheck(pkg, fn, options, '$.adapter.options', configPath, use);
+
 const adapters: Record<string, BuiltinEntry<TaskAdapter>> = {
   household: {
     package: '@skillrl/task-household',
     describe: 'ALFWorld-like household tasks (offline)',
     create: adapterFrom('createHouseholdAdapter'),
+    checkPackageOptions: adapterOptionCheck('@skillrl/task-household', 'checkHouseholdAdapterOptions'),
   },
   shop: {
     package: '@skillrl/task-shop',
     describe: 'WebShop-like shopping tasks (offline)',
     create: adapterFrom('createShopAdapter'),
+    checkPackageOptions: adapterOptionCheck('@skillrl/task-shop', 'checkShopAdapterOptions'),
   },
   qa: {
     package: '@skillrl/task-qa',
     describe: 'question answering over generated sets',
     create: adapterFrom('createQaAdapter'),
+    checkPackageOptions: adapterOptionCheck('@skillrl/task-qa', 'checkQaAdapterOptions'),
   },
   gaia: {
     package: '@skillrl/task-qa',
     describe: "GAIA from its metadata.jsonl (options: path), graded by GAIA's scorer",
     create: adapterFrom('createGaiaAdapter'),
+    checkPackageOptions: adapterOptionCheck('@skillrl/task-qa', 'checkGaiaAdapterOptions'),
   },
   webwalker: {
     package: '@skillrl/task-qa',
-    describe: 'WebWalkerQA from its JSONL rows (options: path, judge)',
+    describe: 'WebWalkerQA from its JSONL rows (options: path, pages, verifier: { judge })',
     create: adapterFrom('createWebWalkerAdapter'),
+    checkPackageOptions: adapterOptionCheck('@skillrl/task-qa', 'checkWebWalkerAdapterOptions'),
   },
   'qa-jsonl': {
     package: '@skillrl/task-qa',
     describe: 'questions and answers from any JSONL file (options: path, fields)',
     create: adapterFrom('createJsonlAdapter'),
+    checkPackageOptions: adapterOptionCheck('@skillrl/task-qa', 'checkJsonlAdapterOptions'),
   },
 };
 
@@ -295,6 +320,16 @@ const agents: Record<string, BuiltinEntry<Agent>> = {
         ),
       );
     },
+    // The light subpath: checking the options loads no tfjs.
+    checkPackageOptions: (options, configPath, use) =>
+      packageOptionCheck(
+        '@skillrl/policy-tfjs/options',
+        'checkSkillReadingAgentOptions',
+        options,
+        '$.agent.options',
+        configPath,
+        use,
+      ),
     persistence(mod) {
       return {
         kind: 'dir',
@@ -431,6 +466,16 @@ const generators: Record<string, BuiltinEntry<SkillGenerator>> = {
         }) as SkillGenerator,
       );
     },
+    // The package root loads no tfjs: checking the options does not need the peers.
+    checkPackageOptions: (options, configPath, use) =>
+      packageOptionCheck(
+        '@skillrl/skill-generator',
+        'checkStepEditorOptions',
+        options,
+        '$.evolve.generator.options',
+        configPath,
+        use,
+      ),
     persistence(mod) {
       return {
         kind: 'dir',
@@ -538,10 +583,21 @@ const trainers: Record<string, BuiltinEntry<PolicyTrainer>> = {
     updatesNoPolicy: true,
     // It trains nothing, and says so: the loop reports that no update happened and marks its validations
     // and curriculum decisions as made against a frozen policy.
-    create: () => ({
-      updatesPolicy: false,
-      update: async () => ({}),
-    }),
+    create(_mod, options) {
+      throwOnOptionIssues(
+        checkExternalTrainerOptions(options, 'internalize.trainer.options'),
+        'external trainer',
+      );
+      return { updatesPolicy: false, update: async () => ({}) };
+    },
+    checkPackageOptions: (options, configPath) =>
+      packageOptionCheck(
+        '@skillrl/core',
+        'checkExternalTrainerOptions',
+        options,
+        '$.internalize.trainer.options',
+        configPath,
+      ),
   },
   tinker: {
     package: TINKER,
@@ -568,6 +624,14 @@ const trainers: Record<string, BuiltinEntry<PolicyTrainer>> = {
       if (!ctx.agent) throw new MissingFieldError('tfjs trainer', 'agent');
       return exported(mod, 'createTfjsTrainer', '@skillrl/policy-tfjs')(ctx.agent, options) as PolicyTrainer;
     },
+    checkPackageOptions: (options, configPath) =>
+      packageOptionCheck(
+        '@skillrl/policy-tfjs/options',
+        'checkTfjsTrainerOptions',
+        options,
+        '$.internalize.trainer.options',
+        configPath,
+      ),
   },
 };
 

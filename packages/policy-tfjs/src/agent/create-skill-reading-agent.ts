@@ -6,6 +6,7 @@ import {
   InvalidArgumentError,
   type Seed,
   type Task,
+  throwOnOptionIssues,
 } from '@skillrl/core';
 import { type BackendInfo, ensureBackend } from '@skillrl/tensor-ops';
 import { type AgentConfig, resolveAgentConfig } from '../model/agent-config.js';
@@ -24,6 +25,7 @@ import {
 import { createEmbeddingCache, type EmbeddingCache, scoreDecisions } from '../model/score-decision.js';
 import type { GoalBindings } from '../skill/skill-clauses.js';
 import type { Vocabulary } from '../text/vocabulary.js';
+import { checkSkillReadingAgentOptions } from './check-skill-reading-agent-options.js';
 import { saveSkillReadingAgent } from './checkpoint.js';
 import { expandTemplates } from './expand-templates.js';
 
@@ -126,6 +128,7 @@ interface SharedState {
  * bilinear scorer over goal, observation and recent-action embeddings.
  */
 export function createSkillReadingAgent(options: SkillReadingAgentOptions): SkillReadingAgent {
+  throwOnOptionIssues(checkSkillReadingAgentOptions(options, 'options'), 'skill-reading agent');
   const config = resolveAgentConfig(options.config);
   const vocabulary = options.vocabulary;
   const parameters = options.parameters

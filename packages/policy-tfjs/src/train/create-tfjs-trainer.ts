@@ -4,6 +4,7 @@ import {
   type TrainBatch,
   type TrainMetrics,
   type Trajectory,
+  throwOnOptionIssues,
 } from '@skillrl/core';
 import {
   type AggregationMode,
@@ -20,6 +21,7 @@ import { type PackedBatch, packBatch, slicePackedBatch } from '../model/pack-bat
 import { type AgentParameters, copyParameters } from '../model/parameters.js';
 import { createTfPolicy, type TfPolicy } from '../model/tf-policy.js';
 import { forwardDecisions, skillReads } from '../model/typed-network.js';
+import { checkTfjsTrainerOptions } from './check-tfjs-trainer-options.js';
 import { createTrainedWeights, handGradientStep, type TrainedWeights } from './hand-gradient-step.js';
 
 /** A core `TrainBatch`, optionally with one advantage per step instead of one per trajectory. */
@@ -110,6 +112,7 @@ function truncated(t: Trajectory): boolean {
  * advantages are skipped and counted, never thrown on.
  */
 export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainerOptions = {}): TfjsTrainer {
+  throwOnOptionIssues(checkTfjsTrainerOptions(options, 'options'), 'tfjs trainer');
   const lr = options.lr ?? 0.01;
   if (!(lr > 0)) throw new InvalidArgumentError('options.lr', `expected a number > 0, got ${lr}`);
   const epochs = options.epochs ?? 1;

@@ -6,10 +6,11 @@ import type {
   Task,
   TrainMetrics,
 } from '@skillrl/core';
-import { createRng, formatSkill, InvalidArgumentError } from '@skillrl/core';
+import { createRng, formatSkill, InvalidArgumentError, throwOnOptionIssues } from '@skillrl/core';
 import { type BackendInfo, ensureBackend, type LogProbModel, policyGradientStep } from '@skillrl/tensor-ops';
 import * as tf from '@tensorflow/tfjs';
 import { summarizeHistory } from '../history/summarize-history.js';
+import { checkStepEditorOptions } from './check-step-editor-options.js';
 import { chooseBaseSkill } from './choose-base-skill.js';
 import {
   allowedOps,
@@ -128,6 +129,7 @@ export function createStepEditor(options: StepEditorOptions): StepEditor {
   if (typeof options !== 'object' || options === null) {
     throw new InvalidArgumentError('options', 'expected { vocabulary, ... }');
   }
+  throwOnOptionIssues(checkStepEditorOptions(options, 'options'), 'step editor');
   const vocabulary = checkVocabulary(options.vocabulary);
   const { vocabulary: _v, ...rest } = options;
   return buildStepEditor(vocabulary, resolveStepEditorOptions(rest));

@@ -1,3 +1,4 @@
+export { checkStepEditorOptions, STEP_EDITOR_OPTIONS } from './check-step-editor-options.js';
 export { chooseBaseSkill, type EditBase, type SkillEvidence, skillEvidence } from './choose-base-skill.js';
 export {
   createStepEditor,

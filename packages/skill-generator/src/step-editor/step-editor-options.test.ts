@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '@skillrl/core';
+import { InvalidArgumentError, ValidationError } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { createStepEditor } from './create-step-editor.js';
 import { resolveStepEditorOptions, type StepEditorOptions } from './step-editor-options.js';
@@ -10,9 +10,11 @@ function argumentOf(options: unknown): string {
     createStepEditor(options as StepEditorOptions);
   } catch (e) {
     if (InvalidArgumentError.isInstance(e)) return e.argument;
+    // The option check the factory runs first names the option by its path.
+    if (ValidationError.isInstance(e)) return e.issues[0]?.path as string;
     throw e;
   }
-  throw new Error('expected an InvalidArgumentError');
+  throw new Error('expected an InvalidArgumentError or a ValidationError');
 }
 
 describe('step editor options', () => {

@@ -5,6 +5,7 @@ import {
   type Skill,
   type Task,
   type TaskAdapter,
+  throwOnOptionIssues,
 } from '@skillrl/core';
 import type { HouseholdGame } from '../engine/game.js';
 import { HouseholdEnvironment, type HouseholdEnvironmentOptions } from '../engine/household-environment.js';
@@ -16,6 +17,7 @@ import {
   isHouseholdSplit,
 } from '../generator/generate-game.js';
 import { type AlfworldGameFile, loadAlfworldGame } from '../loader/load-alfworld-game.js';
+import { checkHouseholdAdapterOptions } from './check-household-adapter-options.js';
 import { householdSkills } from './household-skills.js';
 import { householdVerifier } from './household-verifier.js';
 import { stepVocabulary } from './step-vocabulary.js';
@@ -78,6 +80,7 @@ export function taskFromAlfworldGame(
 
 /** Creates the household adapter. The package's default export is `createHouseholdAdapter()`. */
 export function createHouseholdAdapter(options: HouseholdAdapterOptions = {}): HouseholdAdapter {
+  throwOnOptionIssues(checkHouseholdAdapterOptions(options, 'options'), 'household adapter');
   const { defaultSeed = 0, ...envOptions } = options;
 
   const gameFor = (task: Task): HouseholdGame => {

@@ -1,4 +1,8 @@
 export {
+  checkHouseholdAdapterOptions,
+  HOUSEHOLD_ADAPTER_OPTIONS,
+} from './check-household-adapter-options.js';
+export {
   ALFWORLD_SPLIT_SIZES,
   createHouseholdAdapter,
   type HouseholdAdapter,

@@ -6,10 +6,12 @@ import {
   type Skill,
   type Task,
   type TaskAdapter,
+  throwOnOptionIssues,
   type Verifier,
 } from '@skillrl/core';
 import { GENERATED_FAMILIES } from '../generated/families.js';
 import type { GeneratedFamily, Profile } from '../generated/generated-family.js';
+import { checkQaAdapterOptions } from './check-qa-adapter-options.js';
 import { createQaEnvironment } from './qa-environment.js';
 
 export const QA_SPLITS = ['train', 'valid_seen', 'valid_unseen'] as const;
@@ -53,6 +55,7 @@ function belongs(split: QaSplit, key: string): boolean {
  * a prefix of a larger one. Families take turns: task i belongs to family i mod F.
  */
 export function createQaAdapter(options: QaAdapterOptions = {}): TaskAdapter {
+  throwOnOptionIssues(checkQaAdapterOptions(options, 'options'), 'qa adapter');
   const names = options.families ?? Object.keys(GENERATED_FAMILIES);
   const families: GeneratedFamily[] = names.map((name) => {
     const family = GENERATED_FAMILIES[name];

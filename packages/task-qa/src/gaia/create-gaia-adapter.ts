@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { InvalidArgumentError, type JsonObject, type Task, type ToolDefinition } from '@skillrl/core';
+import {
+  InvalidArgumentError,
+  type JsonObject,
+  type Task,
+  type ToolDefinition,
+  throwOnOptionIssues,
+} from '@skillrl/core';
 import { createFileAdapter, type FileTaskAdapter } from '../jsonl/create-file-adapter.js';
 import { readField } from '../jsonl/field-path.js';
 import type { JsonlProblem } from '../jsonl/jsonl-problem.js';
@@ -8,6 +14,7 @@ import { createReadFileTool, type ReadFileToolOptions } from '../tools/files/cre
 import { checkToolCalls } from '../tools/tool-calls.js';
 import { createWebBackend, type WebBackendConfig } from '../tools/web/create-web-backend.js';
 import { createWebTools } from '../tools/web/create-web-tools.js';
+import { checkGaiaAdapterOptions } from './check-gaia-adapter-options.js';
 import { GAIA_INSTRUCTIONS } from './gaia-prompt.js';
 import { createGaiaVerifier, type GaiaVerifierOptions } from './gaia-verifier.js';
 
@@ -96,6 +103,7 @@ function levelOf(value: unknown): number | undefined {
  * environment then allows `tools.maxCalls` tool calls before its one answering step.
  */
 export function createGaiaAdapter(options: GaiaAdapterOptions): FileTaskAdapter {
+  throwOnOptionIssues(checkGaiaAdapterOptions(options, 'options'), 'gaia adapter');
   if (typeof options.path !== 'string' && Object.keys(options.path).length === 0) {
     throw new InvalidArgumentError('options.path', 'expected a metadata.jsonl path or a map of split → path');
   }

@@ -5,9 +5,11 @@ import {
   type JsonValue,
   type Skill,
   type Task,
+  throwOnOptionIssues,
   type Verifier,
 } from '@skillrl/core';
 import { createGaiaVerifier } from '../gaia/gaia-verifier.js';
+import { checkJsonlAdapterOptions } from './check-jsonl-adapter-options.js';
 import { createFileAdapter, type FileTaskAdapter } from './create-file-adapter.js';
 import { describeField, type FieldSpec, readField } from './field-path.js';
 import type { JsonlProblem } from './jsonl-problem.js';
@@ -61,6 +63,7 @@ function answerValue(value: JsonValue): JsonValue | undefined {
  * `FileTaskAdapter.problems`.
  */
 export function createJsonlAdapter(options: JsonlAdapterOptions): FileTaskAdapter {
+  throwOnOptionIssues(checkJsonlAdapterOptions(options, 'options'), 'qa-jsonl adapter');
   const name = options.name ?? 'jsonl';
   const fields = options.fields ?? {};
   const questionSpec = fields.question ?? 'question';

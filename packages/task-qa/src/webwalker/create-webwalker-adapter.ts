@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { InvalidArgumentError, type JsonObject, type Task } from '@skillrl/core';
+import { InvalidArgumentError, type JsonObject, type Task, throwOnOptionIssues } from '@skillrl/core';
 import { createFileAdapter, type FileTaskAdapter } from '../jsonl/create-file-adapter.js';
 import { isJsonObject, readField } from '../jsonl/field-path.js';
 import type { JsonlProblem } from '../jsonl/jsonl-problem.js';
@@ -9,6 +9,7 @@ import { DEFAULT_TOOL_MAX_CHARS } from '../tools/tool-text.js';
 import { createVisitPageTool } from '../tools/web/create-visit-page-tool.js';
 import { formatPage } from '../tools/web/format-web-results.js';
 import { loadPageCache, type PageCache } from '../tools/web/page-cache.js';
+import { checkWebWalkerAdapterOptions } from './check-webwalker-adapter-options.js';
 import { createWebWalkerVerifier, type WebWalkerVerifierOptions } from './webwalker-verifier.js';
 
 /** The six cells WebWalkerQA reports: {single, multi}-source × {easy, medium, hard}. */
@@ -69,6 +70,7 @@ function difficultyOf(value: unknown): 'easy' | 'medium' | 'hard' | undefined {
  * of the question's SHA-1 (the official script keys rows by question text).
  */
 export function createWebWalkerAdapter(options: WebWalkerAdapterOptions): FileTaskAdapter {
+  throwOnOptionIssues(checkWebWalkerAdapterOptions(options, 'options'), 'webwalker adapter');
   if (typeof options.path !== 'string' && Object.keys(options.path).length === 0) {
     throw new InvalidArgumentError('options.path', 'expected a JSONL path or a map of split → path');
   }

@@ -1,10 +1,11 @@
 import type { JsonObject, LoadOptions, Task, TaskAdapter } from '@skillrl/core';
-import { InvalidArgumentError, MissingFieldError } from '@skillrl/core';
+import { InvalidArgumentError, MissingFieldError, throwOnOptionIssues } from '@skillrl/core';
 import { generateCatalogue } from '../catalogue/generate-catalogue.js';
 import type { ShopCatalogue } from '../catalogue/shop-catalogue.js';
 import type { ObservationMode } from '../env/page-segments.js';
 import { ShopEnvironment } from '../env/shop-environment.js';
 import type { ShopGoal } from '../product/shop-product.js';
+import { checkShopAdapterOptions } from './check-shop-adapter-options.js';
 import { SHOP_SPLITS, splitGoalIndices } from './goal-splits.js';
 import { SHOP_FAMILY, shopSkill, shopStepVocabulary } from './shop-skill.js';
 import { createShopVerifier } from './shop-verifier.js';
@@ -33,6 +34,7 @@ const CACHE_LIMIT = 4;
  * on the task's goal; the verifier scores the purchase with WebShop's reward.
  */
 export function createShopAdapter(options: ShopAdapterOptions = {}): TaskAdapter {
+  throwOnOptionIssues(checkShopAdapterOptions(options, 'options'), 'shop adapter');
   const size = options.products ?? 1000;
   const cache = new Map<string, ShopCatalogue>();
 
