@@ -20,8 +20,9 @@ import {
 import { planRollouts } from '@skillrl/rollout';
 import type {
   createSkillR1State as CreateState,
-  rejectedReplies as RejectedReplies,
+  replaySkillR1Updates as ReplayUpdates,
   runSkillR1Generation as RunGeneration,
+  SkillR1AdvantageRow,
   SkillR1GenerationResult,
   SkillR1Proposal,
   SkillR1ProposalAttempt,
@@ -137,7 +138,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   );
   const step = method.runSkillR1Generation as typeof RunGeneration;
   const createState = method.createSkillR1State as typeof CreateState;
-  const rejectedOf = method.rejectedReplies as typeof RejectedReplies;
+  const replayUpdates = method.replaySkillR1Updates as typeof ReplayUpdates;
   let generator: ResolvedComponent<SkillGenerator> | undefined;
   if (variant !== 'no-skill') {
     generator = await resolveComponent(
@@ -214,44 +215,15 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       if (generator?.persistence) {
         generator.value = await session.restore(generator, checkpoint.components.generator);
       } else if (generator && mode === 'grpo' && generator.value.update) {
-        // No saved state: rebuild the editor by replaying each finished generation's update in order.
-        for (let g = 1; g < start; g++) {
-          const record = session.readKeyed<{
-            rows: { taskId: string; candidate: number; advantage: number; fallback?: true }[];
-          }>('advantages', `g${g}`);
-          if (!record) continue;
-          // The step learns from the editor's own candidates only, never from a fallback's current skill,
-          // and from its rejected replies (stored with each task's proposal), as the generation's update did.
-          const rows = record.rows.filter((r) => !r.fallback);
-          const rejected = training.tasks
-            .map((t) => t.id)
-            .flatMap((taskId) => {
-              const stored = session.readKeyed<{ attempts?: SkillR1ProposalAttempt[] }>(
-                'candidates',
-                `g${g}/${taskId}`,
-              );
-              return rejectedOf({ attempts: stored?.attempts ?? [] });
-            });
-          if (rows.length === 0 && rejected.length === 0) continue;
-          const candidates = rows.map((r) => {
-            const stored = session.readKeyed<{ candidates: SkillCandidate[] }>(
-              'candidates',
-              `g${g}/${r.taskId}`,
-            );
-            const candidate = stored?.candidates[r.candidate];
-            if (!candidate)
-              throw new InvalidArgumentError(
-                'run directory',
-                `candidate ${r.candidate} of ${r.taskId} in generation ${g} is missing`,
-              );
-            return candidate;
-          });
-          await generator.value.update(
-            candidates,
-            rows.map((r) => r.advantage),
-            { rejected },
-          );
-        }
+        // No saved state: rebuild the editor by replaying each finished generation's update (skill-generator).
+        await replayUpdates({
+          completed: start,
+          taskIds: training.tasks.map((t) => t.id),
+          readAdvantages: (g) =>
+            session.readKeyed<{ rows: SkillR1AdvantageRow[] }>('advantages', `g${g}`)?.rows,
+          readProposal: (g, taskId) => session.readKeyed<CandidatesRecord>('candidates', `g${g}/${taskId}`),
+          editor: { update: generator.value.update.bind(generator.value) },
+        });
       }
       // Rollouts of generations the checkpoint covers count as done in the progress total.
       session.creditStored((t) => (t.generation ?? 0) < start);

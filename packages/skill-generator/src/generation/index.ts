@@ -1,3 +1,6 @@
+// The rule of the editor's update (own candidates, never a fallback's; rejected replies), and its replay on
+// resume for an editor that cannot save its state.
+export { editorUpdateInput } from './editor-update.js';
 export { episodeSummary } from './episode-summary.js';
 // What a generation's update had to learn from (the no-signal guard reads `signal.void`).
 export { type GenerationSignal, generationSignal, identicalToParent } from './generation-signal.js';
@@ -8,6 +11,7 @@ export type {
   SkillR1ProposalStats,
 } from './propose-candidates.js';
 export { rejectedReplies } from './propose-candidates.js';
+export { type ReplaySkillR1UpdatesInput, replaySkillR1Updates } from './replay-skill-r1-updates.js';
 export {
   createSkillR1State,
   runSkillR1Generation,

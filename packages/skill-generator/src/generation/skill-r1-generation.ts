@@ -14,12 +14,12 @@ import type {
 } from '@skillrl/core';
 import { InvalidArgumentError, mean, splitErrored } from '@skillrl/core';
 import type { PlanRolloutsOptions } from '@skillrl/rollout';
+import { editorUpdateInput } from './editor-update.js';
 import { episodeSummary } from './episode-summary.js';
 import { type GenerationSignal, generationSignal, identicalToParent } from './generation-signal.js';
 import {
   type ProposedTask,
   proposeCandidates,
-  rejectedReplies,
   type SkillR1Fallback,
   type SkillR1Proposal,
   type SkillR1ProposalAttempt,
@@ -448,16 +448,17 @@ async function runEditorGeneration(
     estimatorMetrics = result.metrics;
   }
   let trainMetrics: Record<string, number> | undefined;
-  // The editor learns from its own proposals only: a fallback's current skill is not something it wrote.
-  const learned = flat.map((f, i) => ({ f, i })).filter(({ f }) => !f.fallback);
-  // Its rejected replies are its own too: a task that fell back is where they matter most. They come from the
-  // proposal records, which a resumed generation reads back, so the update is the same either way.
-  const rejected = input.tasks.flatMap((task) => rejectedReplies(proposed(task).proposal));
-  if (input.train && ports.update && (learned.length > 0 || rejected.length > 0)) {
+  // The editor learns from its own candidates and rejected replies (editorUpdateInput). The rejected replies
+  // come from the proposal records, which a resumed generation reads back, so the update is the same either way.
+  const learned = editorUpdateInput(
+    flat.map((f, i) => ({ candidate: f.candidate, advantage: advantages[i] ?? 0, fallback: f.fallback })),
+    input.tasks.map((task) => proposed(task).proposal),
+  );
+  if (input.train && ports.update && learned) {
     trainMetrics = await ports.update(
-      learned.map(({ f }) => f.candidate),
-      learned.map(({ i }) => advantages[i] ?? 0),
-      { rejected },
+      learned.rows.map((r) => r.candidate),
+      learned.rows.map((r) => r.advantage),
+      { rejected: learned.rejected },
     );
   }
 
