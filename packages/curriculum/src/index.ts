@@ -30,8 +30,19 @@ export {
   type SkillcEvidence,
 } from './skillc-curriculum.js';
 // SKILLC's step planning, as plain data for rollout's planner: the tasks a step samples, the skill and the
-// with-skill share of each group, λ_k per sample, each family's skill context, the paired validation.
+// with-skill share of each group, λ_k per sample, each family's skill context, the paired validation, and a
+// stored step's update rebuilt for replay (replayBatch).
 export * from './step-plan/index.js';
+
+// The variants SKILLC is compared with and its ablations: the curriculum and options each one fixes.
+export {
+  createVariantCurriculum,
+  type SkillcAblation,
+  type SkillcVariant,
+  type SkillcVariantOptions,
+  skillcVariantOptions,
+  type VariantCurriculumInput,
+} from './variant-curriculum.js';
 
 // Static: fixed ρ and λ.
 export {

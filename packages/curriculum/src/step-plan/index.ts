@@ -14,6 +14,7 @@ export {
   type SkillcStepPlan,
   sampleStepTasks,
 } from './plan-skillc-step.js';
+export { replayBatch, type StoredAdvantageRow } from './replay-batch.js';
 export {
   type DynamicSampling,
   type RunSkillcStepInput,

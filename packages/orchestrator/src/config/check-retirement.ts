@@ -1,7 +1,6 @@
 import { skillForFamily, type TaskAdapter } from '@skillrl/core';
 import type * as Curriculum from '@skillrl/curriculum';
 import { importBuiltin } from '../components/import-package.js';
-import { curriculumOptions } from '../internalize/create-run-curriculum.js';
 import type { RunConfig } from './config-types.js';
 
 /**
@@ -16,7 +15,6 @@ export async function retirementWarnings(config: RunConfig, adapter: TaskAdapter
   const variant = section.variant ?? 'skillc';
   const ablation = section.ablation ?? 'none';
   if (variant !== 'skillc' || ablation === 'no-pruning') return [];
-  const { options } = curriculumOptions(variant, ablation);
   const steps = section.steps ?? 20;
   const d = section.validateEvery ?? 10;
   const episodes = section.validationEpisodes ?? 1;
@@ -36,6 +34,7 @@ export async function retirementWarnings(config: RunConfig, adapter: TaskAdapter
   }
   const bank = typeof adapter.skills === 'function' ? await adapter.skills() : [];
   const mod = (await importBuiltin('@skillrl/curriculum', 'the curriculum')) as typeof Curriculum;
+  const { options } = mod.skillcVariantOptions(variant, ablation);
   const curriculum = {
     families: [...adapter.families],
     d,

@@ -2,11 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Agent, JsonObject, RunEvent, RunManifest } from '@skillrl/core';
 import { InvalidArgumentError, LatestRecords, openRunStore } from '@skillrl/core';
+import type * as Curriculum from '@skillrl/curriculum';
 import type { ResolvedComponent } from '../components/component-types.js';
+import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent } from '../components/resolve-component.js';
 import type { RunConfig, TaskSelection } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
-import { replayBatch } from '../internalize/replay-batch.js';
 import { checkDamagedRecords } from '../run/damaged-records.js';
 import type { CheckpointValue } from '../run/run-session.js';
 import { releaseAgent, setupBasics } from '../run/setup-run.js';
@@ -242,6 +243,7 @@ async function trainedAgent(
   if (trainer.value.updatesPolicy === false) return { value: agent.value, restored: 'as-configured' };
   const byKey = new Map(advantages.map((r) => [String(r.key), r]));
   const stored = new LatestRecords(dir);
+  const { replayBatch } = (await importBuiltin('@skillrl/curriculum', 'the curriculum')) as typeof Curriculum;
   for (let t = 1; t <= checkpoint.completed; t++) {
     const record = byKey.get(`s${t}`) as { rows?: unknown } | undefined;
     if (!Array.isArray(record?.rows)) {

@@ -1,4 +1,12 @@
-import type { Agent, JsonObject, JsonValue, PolicyTrainer, Skill, ValidationResult } from '@skillrl/core';
+import type {
+  Agent,
+  CurriculumController,
+  JsonObject,
+  JsonValue,
+  PolicyTrainer,
+  Skill,
+  ValidationResult,
+} from '@skillrl/core';
 import { formatSkill, InvalidArgumentError } from '@skillrl/core';
 import type * as Curriculum from '@skillrl/curriculum';
 import { type PlannedEpisode, planRollouts } from '@skillrl/rollout';
@@ -16,8 +24,6 @@ import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, releaseAgent, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { signalSummary } from '../run/signal-summary.js';
 import { writeRunBank } from '../skills/write-run-bank.js';
-import { createRunCurriculum } from './create-run-curriculum.js';
-import { replayBatch } from './replay-batch.js';
 
 export interface InternalizeOptions extends RunOptions {
   configPath?: string;
@@ -138,7 +144,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
             'run directory',
             `advantages of step ${t} are missing; cannot replay`,
           );
-        const batch = replayBatch(record.rows, t, (id) => session.storedTrajectory(id));
+        const batch = plan.replayBatch(record.rows, t, (id) => session.storedTrajectory(id));
         // A step that had nothing to learn from made no update; its replay makes none either.
         if (batch) await trainer.value.update(batch);
       }
@@ -150,13 +156,23 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     const state: InternalizeState = checkpoint
       ? (checkpoint.state as unknown as InternalizeState)
       : { curriculum: null, validations: [] };
-    const curriculum = await createRunCurriculum(
-      variant,
-      ablation,
-      { families, steps, d, files: contexts.files, generalSkills: contexts.general },
-      section.curriculum ?? {},
-      checkpoint ? state.curriculum : undefined,
-    );
+    // The variant's curriculum (its kind and fixed options are curriculum's), or the checkpoint's restored.
+    const saved = checkpoint ? state.curriculum : undefined;
+    const curriculum: CurriculumController =
+      saved !== undefined
+        ? plan.restoreCurriculum(saved as unknown as Curriculum.CurriculumJSON)
+        : plan.createVariantCurriculum(
+            {
+              variant,
+              ablation,
+              families,
+              totalSteps: steps,
+              d,
+              files: contexts.files,
+              generalSkills: contexts.general,
+            },
+            section.curriculum ?? {},
+          );
     const stepSkills = plan.createStepSkills(contexts, inventory, curriculum);
     const start = checkpoint ? checkpoint.completed : 0;
     const root = basics.root;
