@@ -2,9 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AdvantageBatch, Trajectory } from '@skillrl/core';
 import { ValidationError } from '@skillrl/core';
+import { SKILLC_STEP_BATCH_FIELDS } from '@skillrl/curriculum';
+import { SKILL_R1_GENERATION_BATCH_FIELDS } from '@skillrl/skill-generator/generation';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/create-cli.js';
-import { METHOD_BATCH_FIELDS } from '../src/config/check-estimator-overrides.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { evolve } from '../src/evolve/evolve.js';
 import { runConfig } from '../src/run/run-config.js';
@@ -135,7 +136,7 @@ describe('estimator options a run overrides: refused by check and run, naming th
   });
 });
 
-describe('the batch fields each method fills (METHOD_BATCH_FIELDS)', () => {
+describe("the batch fields each method's step declares it fills", () => {
   it('are exactly the fields of the batches internalize and evolve hand a package estimator', async () => {
     const dir = tempDir('batch-fields');
     const recorder = writeRecorder(dir);
@@ -175,7 +176,8 @@ describe('the batch fields each method fills (METHOD_BATCH_FIELDS)', () => {
     ] as const) {
       const batches = fieldsOf(log);
       expect(batches.length, method).toBeGreaterThan(0);
-      const expected = METHOD_BATCH_FIELDS[method].map((f) => f.field).sort();
+      const declared = { internalize: SKILLC_STEP_BATCH_FIELDS, evolve: SKILL_R1_GENERATION_BATCH_FIELDS };
+      const expected = declared[method].map((f) => f.field).sort();
       for (const batch of batches) expect(Object.keys(batch).sort(), method).toEqual(expected);
     }
   });

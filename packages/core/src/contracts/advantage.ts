@@ -66,6 +66,19 @@ export type EstimatorBatchOverrides = {
   readonly [Field in keyof AdvantageBatch]?: readonly string[];
 };
 
+/**
+ * A batch field a method step fills on every estimate, declared by the step itself (curriculum's
+ * `SKILLC_STEP_BATCH_FIELDS`, skill-generator's `SKILL_R1_GENERATION_BATCH_FIELDS`): with an estimator's
+ * `EstimatorBatchOverrides`, a runner refuses a config option the field replaces and says why.
+ */
+export interface MethodBatchField {
+  readonly field: keyof AdvantageBatch;
+  /** Where the step's values come from, in words for the message. */
+  readonly source: string;
+  /** What to set instead of an option the field replaces, when there is something. */
+  readonly instead?: string;
+}
+
 export interface AdvantageResult {
   /** One advantage per sample: what a learner broadcasts over the sample's steps when there is no step-level one. */
   advantages: Float64Array;

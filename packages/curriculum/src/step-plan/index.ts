@@ -25,6 +25,7 @@ export {
   skillcValidationDue,
 } from './run-skillc-step.js';
 export { createStepSkills, type SkillContexts, type StepSkills, skillContexts } from './skill-contexts.js';
+export { SKILLC_STEP_BATCH_FIELDS } from './step-batch-fields.js';
 export {
   groupHasSignal,
   groupsByTask,

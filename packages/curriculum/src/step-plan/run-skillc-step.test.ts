@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { createSkillcCurriculum } from '../skillc-curriculum.js';
 import { planSkillcStep } from './plan-skillc-step.js';
 import { runSkillcStep, type SkillcStepPorts, skillcValidationDue } from './run-skillc-step.js';
+import { SKILLC_STEP_BATCH_FIELDS } from './step-batch-fields.js';
 import { zeroUpdate } from './step-signal.js';
 
 const families = ['heat', 'cool'];
@@ -124,6 +125,18 @@ describe('runSkillcStep', () => {
     expect(batch.lengths).toEqual(out.runs.map((r) => r.steps.length));
     expect(out.plan.lambda).toEqual({ heat: 0.8, cool: 0 });
     expect(out.metrics.active).toBe(1);
+  });
+
+  it('fills exactly the fields it declares (SKILLC_STEP_BATCH_FIELDS), each declared once', async () => {
+    const curriculum = createSkillcCurriculum({ families, d: 5 });
+    const { ports, batches } = recordingPorts();
+    await runSkillcStep({ ...base, step: 1, curriculum, totalSteps: 5, validateEvery: 5 }, ports);
+    const declared = SKILLC_STEP_BATCH_FIELDS.map((f) => f.field);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect(batches.length).toBeGreaterThan(0);
+    for (const batch of batches) expect(Object.keys(batch).sort()).toEqual([...declared].sort());
+    // The method input first: an option two fields replace is reported under it.
+    expect(declared[0]).toBe('attributionStrengths');
   });
 
   it('stores the advantages before the update, and trains on exactly those', async () => {

@@ -1,8 +1,8 @@
 import { dirname, resolve as resolvePath } from 'node:path';
 import type { Agent, JsonObject, TaskAdapter, ValidationIssue } from '@skillrl/core';
-import { createRng, RegistryError, readSkillFolder, ValidationError } from '@skillrl/core';
+import { createRng, readSkillFolder, ValidationError } from '@skillrl/core';
 import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
-import { checkEstimatorOverrides } from '../config/check-estimator-overrides.js';
+import { checkEstimatorOverrides, methodBatchFields } from '../config/check-estimator-overrides.js';
 import { retirementWarnings } from '../config/check-retirement.js';
 import type { LoadedConfig, RunConfig } from '../config/config-types.js';
 import { checkConfig, checkConfigSchema, readConfigFile } from '../config/load-config.js';
@@ -277,9 +277,11 @@ async function inspect(
     rows.push({ role: 'estimator', kind: 'estimator', ...row });
     // Options the method's batch fields replace would do nothing: what `run` refuses before it starts. Read
     // even when another part of the config fails its schema (it reads only the estimator and the method).
-    if (batchOverrides !== undefined) {
+    if (batchOverrides !== undefined && (config.method === 'evolve' || config.method === 'internalize')) {
       try {
-        for (const issue of checkEstimatorOverrides(config as RunConfig, batchOverrides)) {
+        // As the method's step declares them; a missing step package is the method row's error.
+        const fields = await methodBatchFields(config.method, path);
+        for (const issue of checkEstimatorOverrides(config as RunConfig, batchOverrides, fields)) {
           rows.push(configRow(issue));
         }
       } catch {

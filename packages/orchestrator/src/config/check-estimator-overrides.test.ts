@@ -1,11 +1,16 @@
 import { ValidationError } from '@skillrl/core';
+import { SKILLC_STEP_BATCH_FIELDS } from '@skillrl/curriculum';
+import { SKILL_R1_GENERATION_BATCH_FIELDS } from '@skillrl/skill-generator/generation';
 import { describe, expect, it } from 'vitest';
 import {
   checkEstimatorOverrides,
-  METHOD_BATCH_FIELDS,
+  methodBatchFields,
   readBatchOverrides,
   refuseOverriddenOptions,
 } from './check-estimator-overrides.js';
+
+// As the steps' packages declare them.
+const FIELDS = { internalize: SKILLC_STEP_BATCH_FIELDS, evolve: SKILL_R1_GENERATION_BATCH_FIELDS };
 
 // As @skillrl/advantage declares them (SKILLC_BATCH_OVERRIDES, SKILL_R1_BATCH_OVERRIDES).
 const SKILLC = { attributionStrengths: ['lambda', 'lambdaByFamily'] };
@@ -25,6 +30,7 @@ describe('checkEstimatorOverrides', () => {
         },
       },
       SKILLC,
+      FIELDS.internalize,
     );
     expect(issues).toEqual([
       {
@@ -54,6 +60,7 @@ describe('checkEstimatorOverrides', () => {
         },
       },
       SKILL_R1,
+      FIELDS.evolve,
     );
     expect(issues.map((i) => i.path)).toEqual([
       '$.estimator.options.lambda',
@@ -73,6 +80,7 @@ describe('checkEstimatorOverrides', () => {
       checkEstimatorOverrides(
         { method: 'internalize', estimator: { name: 'x', options: { previousMeans: {} } } },
         SKILL_R1,
+        FIELDS.internalize,
       ),
     ).toEqual([]);
     expect(
@@ -83,15 +91,19 @@ describe('checkEstimatorOverrides', () => {
           estimator: { name: 'skill-r1', options: { lambda: 2 } },
         },
         SKILL_R1,
+        FIELDS.evolve,
       ),
     ).toEqual([]);
-    expect(checkEstimatorOverrides({ method: 'internalize', estimator: 'skillc' }, SKILLC)).toEqual([]);
-    expect(checkEstimatorOverrides({ method: 'internalize' }, SKILLC)).toEqual([]);
+    expect(
+      checkEstimatorOverrides({ method: 'internalize', estimator: 'skillc' }, SKILLC, FIELDS.internalize),
+    ).toEqual([]);
+    expect(checkEstimatorOverrides({ method: 'internalize' }, SKILLC, FIELDS.internalize)).toEqual([]);
     // An estimator that declares nothing has nothing overridden, whatever its options are called.
     expect(
       checkEstimatorOverrides(
         { method: 'internalize', estimator: { name: 'skillc', options: { lambda: 1 } } },
         {},
+        FIELDS.internalize,
       ),
     ).toEqual([]);
   });
@@ -103,6 +115,7 @@ describe('checkEstimatorOverrides', () => {
         estimator: { package: './my-estimator.mjs', options: { strength: 2, other: 1 } },
       },
       { attributionStrengths: ['strength'], conditions: ['other'] },
+      FIELDS.internalize,
     );
     expect(issues.map((i) => [i.path, i.message.split(',')[0]])).toEqual([
       ['$.estimator.options.strength', 'is replaced by the batch field attributionStrengths'],
@@ -116,18 +129,21 @@ describe('refuseOverriddenOptions', () => {
   const config = { method: 'evolve' as const, estimator: { name: 'skill-r1', options: { lambda: 2 } } };
 
   it('throws a ValidationError naming the option at run, and warns instead on resume', () => {
-    expect(() => refuseOverriddenOptions(config, SKILL_R1, {})).toThrow(ValidationError);
-    expect(() => refuseOverriddenOptions(config, SKILL_R1, {})).toThrow(
+    expect(() => refuseOverriddenOptions(config, SKILL_R1, FIELDS.evolve, {})).toThrow(ValidationError);
+    expect(() => refuseOverriddenOptions(config, SKILL_R1, FIELDS.evolve, {})).toThrow(
       /\$\.estimator\.options\.lambda: is replaced by the batch field interGenerationWeights/,
     );
     const warnings: string[] = [];
-    refuseOverriddenOptions(config, SKILL_R1, { resume: true, onWarning: (m) => warnings.push(m) });
+    refuseOverriddenOptions(config, SKILL_R1, FIELDS.evolve, {
+      resume: true,
+      onWarning: (m) => warnings.push(m),
+    });
     expect(warnings).toEqual([
       expect.stringMatching(
         /^estimator\.options\.lambda: is replaced by the batch field interGenerationWeights, .* \(the run resumes as it started, without it\)$/,
       ),
     ]);
-    expect(() => refuseOverriddenOptions(config, {}, {})).not.toThrow();
+    expect(() => refuseOverriddenOptions(config, {}, FIELDS.evolve, {})).not.toThrow();
   });
 });
 
@@ -140,10 +156,8 @@ describe('readBatchOverrides', () => {
       expect(readBatchOverrides(junk)).toEqual({});
   });
 
-  it('the method tables list each field once', () => {
-    for (const fields of Object.values(METHOD_BATCH_FIELDS)) {
-      const names = fields.map((f) => f.field);
-      expect(new Set(names).size).toBe(names.length);
-    }
+  it("methodBatchFields reads each method's fields from its step's package", async () => {
+    expect(await methodBatchFields('internalize')).toBe(SKILLC_STEP_BATCH_FIELDS);
+    expect(await methodBatchFields('evolve')).toBe(SKILL_R1_GENERATION_BATCH_FIELDS);
   });
 });

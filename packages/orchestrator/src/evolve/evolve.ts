@@ -2,6 +2,7 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import type {
   JsonObject,
   JsonValue,
+  MethodBatchField,
   Skill,
   SkillCandidate,
   SkillGenerator,
@@ -155,7 +156,12 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   }
   const estimator = await resolveEstimator(config.estimator ?? 'skill-r1', configPath);
   // An option the generation's batch fields replace (skill-r1's lambda, say) would do nothing: refused here.
-  refuseOverriddenOptions(config, estimator.batchOverrides, options);
+  refuseOverriddenOptions(
+    config,
+    estimator.batchOverrides,
+    method.SKILL_R1_GENERATION_BATCH_FIELDS as readonly MethodBatchField[],
+    options,
+  );
   const tasks = await loadTasks(adapter, config.tasks, config.seed);
   const heldOutTasks = section.heldOut ? await loadTasks(adapter, section.heldOut, config.seed + 3) : [];
   // s0's bank: the adapter's skills, or the user's own Agent Skills folder (read from the config's folder).

@@ -85,8 +85,14 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   const families = [...adapter.families];
   const estimatorSpec = config.estimator ?? DEFAULT_ESTIMATOR[variant];
   const estimator = await resolveEstimator(estimatorSpec, configPath);
+  // SKILLC's step planning lives in @skillrl/curriculum, beside the curricula it reads.
+  const plan = (await importBuiltin(
+    '@skillrl/curriculum',
+    'the curriculum',
+    configPath,
+  )) as unknown as typeof Curriculum;
   // An option the step's batch fields replace (skillc's lambda, say) would do nothing: refused here.
-  refuseOverriddenOptions(config, estimator.batchOverrides, options);
+  refuseOverriddenOptions(config, estimator.batchOverrides, plan.SKILLC_STEP_BATCH_FIELDS, options);
   const pool = await loadTasks(adapter, config.tasks, config.seed);
   const validationTasks = await loadTasks(
     adapter,
@@ -96,12 +102,6 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   const testEpisodes = section.testEpisodes ?? 1;
   const testTasks = section.test ? await loadTasks(adapter, section.test, config.seed + 2) : [];
   const inventory = variant === 'grpo' || !adapter.skills ? [] : await adapter.skills();
-  // SKILLC's step planning lives in @skillrl/curriculum, beside the curricula it reads.
-  const plan = (await importBuiltin(
-    '@skillrl/curriculum',
-    'the curriculum',
-    configPath,
-  )) as unknown as typeof Curriculum;
   // What a with-skill prompt carries, per family: the general sections plus the family's own (SKILL0's
   // `_get_skill_context`), the same for every variant so the rows differ in the method alone.
   const contexts = plan.skillContexts(families, inventory);
@@ -260,7 +260,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
               stepPlan.batch ? `s${t}b${stepPlan.batch}` : `s${t}`,
               runCtx,
             ),
-          // The fields filled there are `METHOD_BATCH_FIELDS.internalize` (check-estimator-overrides.ts).
+          // The fields filled there are curriculum's `SKILLC_STEP_BATCH_FIELDS`.
           estimate: (batch) => estimator.create().estimate(batch),
           // Errored rollouts are not among `runs` (the step leaves them out): every row is a trained one.
           onAdvantages: (runs, advantages, stepAdvantages) =>

@@ -2,6 +2,8 @@
 // resume for an editor that cannot save its state.
 export { editorUpdateInput } from './editor-update.js';
 export { episodeSummary } from './episode-summary.js';
+// The batch fields the step fills on every estimate, with where each one's values come from.
+export { SKILL_R1_GENERATION_BATCH_FIELDS } from './generation-batch-fields.js';
 // What a generation's update had to learn from (the no-signal guard reads `signal.void`).
 export { type GenerationSignal, generationSignal, identicalToParent } from './generation-signal.js';
 export type {

@@ -10,6 +10,7 @@ import {
   type Trajectory,
 } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
+import { SKILL_R1_GENERATION_BATCH_FIELDS } from './generation-batch-fields.js';
 import type { SkillR1Proposal, SkillR1ProposalAttempt } from './propose-candidates.js';
 import {
   createSkillR1State,
@@ -163,6 +164,18 @@ describe('runSkillR1Generation', () => {
       ['b', undefined, 0],
     ]);
     expect(free.state.tasks.a).toEqual({ history: [], previousMean: 0, carriedMean: 0 });
+  });
+
+  it('fills exactly the fields it declares (SKILL_R1_GENERATION_BATCH_FIELDS), each declared once', async () => {
+    const start = await runSkillR1Generation(base(), ports().value);
+    const p = ports();
+    await runSkillR1Generation(base({ generation: 1, unit: 'g1', state: start.state }), p.value);
+    const declared = SKILL_R1_GENERATION_BATCH_FIELDS.map((f) => f.field);
+    expect(new Set(declared).size).toBe(declared.length);
+    expect(p.batches.length).toBeGreaterThan(0);
+    for (const batch of p.batches) expect(Object.keys(batch).sort()).toEqual([...declared].sort());
+    // The method inputs first: an option two fields replace is reported under them.
+    expect(declared.slice(0, 3)).toEqual(['interGenerationWeights', 'previousMeans', 'carriedMeans']);
   });
 
   it('generation g: proposes, scores in one two-level batch, updates the editor, carries the best', async () => {
