@@ -25,6 +25,8 @@ export {
   skillcValidationDue,
 } from './run-skillc-step.js';
 export { createStepSkills, type SkillContexts, type StepSkills, skillContexts } from './skill-contexts.js';
+// What a run's summary reports of its validations.
+export { skillcSummaryMetrics } from './skillc-summary-metrics.js';
 export { SKILLC_STEP_BATCH_FIELDS } from './step-batch-fields.js';
 export {
   groupHasSignal,

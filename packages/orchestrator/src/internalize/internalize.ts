@@ -342,31 +342,8 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     metrics.signal_void_units = signal.voidUnits ?? 0;
     metrics.signal_zero_updates = signal.zeroUpdates ?? 0;
     metrics.rollouts_left_out = signal.rollouts_errored ?? 0;
-    if (test) {
-      const rates = Object.entries(test.families);
-      for (const [family, v] of rates) {
-        metrics[`test_without_${family}`] = v.withoutSkill;
-        metrics[`test_with_${family}`] = v.withSkill;
-      }
-      const n = rates.length || 1;
-      metrics.test_success_without = rates.reduce((a, [, v]) => a + v.withoutSkill, 0) / n;
-      metrics.test_success_with = rates.reduce((a, [, v]) => a + v.withSkill, 0) / n;
-    }
-    if (last) {
-      let w = 0;
-      let o = 0;
-      let n = 0;
-      for (const [family, v] of Object.entries(last.families)) {
-        metrics[`final_without_${family}`] = v.withoutSkill;
-        metrics[`final_with_${family}`] = v.withSkill;
-        w += v.withSkill;
-        o += v.withoutSkill;
-        n++;
-      }
-      metrics.final_success_without = n ? o / n : 0;
-      metrics.final_success_with = n ? w / n : 0;
-      metrics.final_gap = metrics.final_success_with - metrics.final_success_without;
-    }
+    // The test's and the last validation's success with and without the skills (curriculum's).
+    Object.assign(metrics, plan.skillcSummaryMetrics({ test, lastValidation: last }));
     const gapByStep = state.validations.map(plan.validationGap);
     const finalState = curriculum.state();
     metrics.final_active = finalState.active.length;
