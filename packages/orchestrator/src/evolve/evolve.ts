@@ -19,6 +19,7 @@ import {
   taskSlug,
 } from '@skillrl/core';
 import { planRollouts } from '@skillrl/rollout';
+import type * as Generation from '@skillrl/skill-generator/generation';
 import type {
   createSkillR1State as CreateState,
   replaySkillR1Updates as ReplayUpdates,
@@ -84,23 +85,6 @@ function proposalNote(stats: Pick<SkillR1ProposalStats, 'rejectedProposals' | 'f
   return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
-/** Editor calls, failed calls, rejected proposals and fallbacks over the stored candidates of one track. */
-function proposalTotals(records: readonly CandidatesRecord[]) {
-  let calls = 0;
-  let failed = 0;
-  let rejected = 0;
-  let fallbacks = 0;
-  for (const r of records) {
-    for (const a of r.attempts ?? []) {
-      calls++;
-      if (a.error !== undefined) failed++;
-      rejected += a.rejections.length;
-    }
-    if (r.fallback) fallbacks++;
-  }
-  return { editor_calls: calls, editor_failed_calls: failed, rejected_proposals: rejected, fallbacks };
-}
-
 /**
  * Skill-R1 (arXiv 2605.09359), wired: the config's parts are resolved, then generation 0 (the starting
  * skill s0) and generations 1..G run through `runSkillR1Generation` of `@skillrl/skill-generator`, which
@@ -140,6 +124,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   const step = method.runSkillR1Generation as typeof RunGeneration;
   const createState = method.createSkillR1State as typeof CreateState;
   const replayUpdates = method.replaySkillR1Updates as typeof ReplayUpdates;
+  // The summary's metrics of a track and of the editor's proposals.
+  const summary = method as unknown as Pick<
+    typeof Generation,
+    'skillR1GenerationMeans' | 'skillR1ProposalTotals' | 'skillR1SummaryMetrics'
+  >;
   let generator: ResolvedComponent<SkillGenerator> | undefined;
   if (variant !== 'no-skill') {
     generator = await resolveComponent(
@@ -467,20 +456,15 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           g === 0 ? 'held-out generation 0 (s0)' : `held-out generation ${g}/${generations}`,
         );
       }
-      heldOut.state.generationMeans.forEach((m, g) => {
-        if (m !== undefined && m !== null) metrics[`heldout_generation_${g}_mean`] = m;
-      });
+      Object.assign(metrics, summary.skillR1GenerationMeans(heldOut.state, 'heldout_'));
       if (finalEpisodes > 0) {
         session.setPhase('held-out final evaluation');
         finalMetrics(await finalEvaluation(heldOut, 'hfinal'), 'hfinal', 'heldout_');
       }
       metrics.heldout_tasks = heldOutTasks.length;
     }
-    let finalSum = 0;
     for (const task of tasks) {
       const ts = training.state.tasks[task.id];
-      const last = ts?.history[ts.history.length - 1];
-      finalSum += last?.reward ?? ts?.previousMean ?? 0;
       if (ts?.current) {
         session.store.writeFile(
           `skills/final/${taskSlug(task.id)}/${ts.current.name}/SKILL.md`,
@@ -488,11 +472,14 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         );
       }
     }
-    metrics.final_reward = finalSum / tasks.length;
-    training.state.generationMeans.forEach((m, g) => {
-      if (m !== undefined && m !== null) metrics[`generation_${g}_mean`] = m;
-    });
-    metrics.tasks = tasks.length;
+    // final_reward, each generation's mean, the task count (skill-generator's).
+    Object.assign(
+      metrics,
+      summary.skillR1SummaryMetrics(
+        training.state,
+        tasks.map((t) => t.id),
+      ),
+    );
     const account = session.rolloutAccount();
     // Each planned episode once (a rollout run again on resume is not a second one).
     metrics.rollouts = account.rollouts;
@@ -508,9 +495,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         const unit = r.key.split('/')[0] ?? r.key;
         fallbacksByUnit[unit] = (fallbacksByUnit[unit] ?? 0) + 1;
       }
-      Object.assign(metrics, proposalTotals(records.filter((r) => r.key.startsWith('g'))));
+      Object.assign(metrics, summary.skillR1ProposalTotals(records.filter((r) => r.key.startsWith('g'))));
       if (heldOutTasks.length > 0) {
-        for (const [k, v] of Object.entries(proposalTotals(records.filter((r) => r.key.startsWith('h'))))) {
+        for (const [k, v] of Object.entries(
+          summary.skillR1ProposalTotals(records.filter((r) => r.key.startsWith('h'))),
+        )) {
           metrics[`heldout_${k}`] = v;
         }
       }

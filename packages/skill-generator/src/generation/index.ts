@@ -27,3 +27,9 @@ export {
   type SkillR1TaskState,
   type SkillR1UnscoredTask,
 } from './skill-r1-generation.js';
+// What a run's summary reports: the final reward, each generation's mean, the editor's calls and failures.
+export {
+  skillR1GenerationMeans,
+  skillR1ProposalTotals,
+  skillR1SummaryMetrics,
+} from './skill-r1-summary-metrics.js';
