@@ -7,6 +7,7 @@ import { replaySkillR1Updates } from './replay-skill-r1-updates.js';
 
 const candidate = (name: string): SkillCandidate => ({
   skill: { name, description: 'Do it.', body: `1. ${name}\n` },
+  text: name,
 });
 /** A rejected reply that carries its sampled tokens (`text` tells them apart). */
 const reply = (text: string): RejectedProposal => ({
@@ -78,7 +79,7 @@ describe('replaySkillR1Updates', () => {
           calls.push({
             names: candidates.map((c) => c.skill.name),
             advantages: Array.from(adv),
-            rejected: context?.rejected ?? [],
+            rejected: [...(context?.rejected ?? [])],
           });
           return {};
         },
