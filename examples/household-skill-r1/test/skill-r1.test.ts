@@ -70,18 +70,23 @@ describe('examples/household-skill-r1', () => {
   it('Skill-R1 GRPO: the editor proposes, the frozen agent plays, the editor trains, the best skill is carried', async () => {
     const { dir, metrics, report, rollouts } = await run('skill-r1.yaml', 'skill-r1');
     // Planned: generation 0 runs s0 on 2 tasks × M = 2 (4), then G = 2 generations × 2 tasks × K = 3 × M = 2 (24),
-    // then the final skills re-run once per task (2).
-    expect(rollouts).toHaveLength(30);
-    expect(metrics.rollouts).toBe(30);
-    const final = rollouts.filter((t) => t.id.startsWith('final/'));
+    // then the final skills re-run once per task (2), and once per task without them (2: finalPaired, the
+    // final skills' utility).
+    expect(rollouts).toHaveLength(32);
+    expect(metrics.rollouts).toBe(32);
+    const final = rollouts.filter((t) => t.id.startsWith('final/') && t.condition === 1);
     expect(final).toHaveLength(2);
+    const without = rollouts.filter((t) => t.id.startsWith('final/') && t.condition === 0);
+    expect(without).toHaveLength(2);
+    expect(without.every((t) => t.skill === undefined)).toBe(true);
+    expect(metrics.final_utility_pairs).toBe(2);
     expect(metrics.final_eval_reward).toBeCloseTo(final.reduce((a, t) => a + t.reward, 0) / 2, 12);
     expect(metrics.tasks).toBe(2);
     expect(rollouts.filter((t) => t.generation === 0)).toHaveLength(4);
     expect(rollouts.filter((t) => t.generation === 1)).toHaveLength(12);
     expect(rollouts.filter((t) => t.generation === 2)).toHaveLength(12);
-    // Every rollout of this variant reads a skill.
-    expect(rollouts.every((t) => t.condition === 1)).toBe(true);
+    // Every rollout of this variant reads a skill, but the final evaluation's skill-free half.
+    expect(rollouts.filter((t) => !t.id.startsWith('final/')).every((t) => t.condition === 1)).toBe(true);
 
     // Each generation's K candidates were stored before their rollouts, valid SKILL.md names.
     const candidates = readJsonl<{ generation: number; candidates: { skill: { name: string } }[] }>(
@@ -130,7 +135,7 @@ describe('examples/household-skill-r1', () => {
 
   it('Skill-R1 inference: the same loop with the editor frozen (no training metrics)', async () => {
     const { dir, rollouts } = await run('skill-r1-inference.yaml', 'inference');
-    expect(rollouts).toHaveLength(30);
+    expect(rollouts).toHaveLength(32);
     const events = generationEvents(dir).filter((e) => e.generation > 0);
     expect(events).toHaveLength(4);
     for (const e of events)
