@@ -125,7 +125,7 @@ describe('examples/household-skill-r1', () => {
     expect(summary).toMatchObject({
       status: 'completed',
       methodLabel: 'evolve:grpo',
-      rollouts: 30,
+      rollouts: 32,
       notes: [],
     });
     expect(summary.generations).toBe(2); // the last generation recorded (0 is s0)
