@@ -1,5 +1,6 @@
 /**
- * @skillrl/export — a skillrl run directory as training rows for another trainer: TRL conversational rows
+ * @skillrl/export — a skillrl run directory for use elsewhere: its skill bank as Agent Skills folders, and its
+ * rollouts as training rows for another trainer: TRL conversational rows
  * (the messages exactly as sent, the reply, advantage, token ids), verl agent-loop rows (prompt and response
  * token ids, the response mask, log-probs, advantage), or the flat rows of earlier versions. Streams the run
  * one trajectory at a time and says, in notes, what it left out and why.
@@ -17,3 +18,23 @@ export type { VerlRow } from './verl-rows.js';
 export type { ExportCounts } from './export-counts.js';
 export { exportRecords } from './export-records.js';
 export { exportJsonl, exportRows } from './export-jsonl.js';
+// A run's skill bank: every version it wrote with provenance and measured utility (`readRunSkillVersions`), as
+// Agent Skills folders (`exportSkills`), and the diff of two versions; `skillrl skills export|diff` call them.
+export { diffSkills, type SkillDiff } from './skills/diff-skills.js';
+export {
+  type BankRow,
+  exportSkills,
+  provenanceMetadata,
+  type SkillExport,
+  type SkillSelection,
+  withProvenance,
+} from './skills/export-skills.js';
+export {
+  candidateFile,
+  contentHash,
+  PROVENANCE_PREFIX,
+  readRunSkillVersions,
+  type SkillVersion,
+  withoutProvenance,
+} from './skills/run-skill-versions.js';
+export { pairedUtility, type SkillUtility, utilityMetadata } from './skills/skill-utility.js';

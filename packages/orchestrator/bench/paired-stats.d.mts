@@ -25,7 +25,6 @@ export function tInterval(xs: readonly number[], level?: number): Interval & { s
 export function pairBySeed(a: SeedValues, b: SeedValues): { seeds: number[]; differences: number[] };
 export function verdict(lo: number, hi: number): Verdict;
 export function pairedDifference(a: SeedValues, b: SeedValues, level?: number): PairedDifference;
-export function seededRandom(seed: number): () => number;
 export function pairedBootstrap(
   a: SeedValues,
   b: SeedValues,

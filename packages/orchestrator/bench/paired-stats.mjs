@@ -1,6 +1,6 @@
-// The bench's paired statistics are the package's own (src/stats/paired-stats.ts, exported as `pairedStats`):
-// the same functions `skillrl skills test` measures a skill's utility with. Build first.
-import { pairedStats } from '../dist/index.js';
+// The bench's paired statistics are core's (`pairedStats`): the same functions `skillrl skills test` measures a
+// skill's utility with. Build first.
+import { pairedStats } from '@skillrl/core';
 
 export const {
   mean,
@@ -14,6 +14,5 @@ export const {
   pairBySeed,
   verdict,
   pairedDifference,
-  seededRandom,
   pairedBootstrap,
 } = pairedStats;

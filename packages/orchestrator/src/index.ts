@@ -83,7 +83,6 @@ export {
   type VerlRow,
 } from '@skillrl/export';
 export { type CliIo, createCli, runCli } from './cli/create-cli.js';
-export { type PairedDifference, pairedByTask, type TestOutcomes } from './demo/paired-by-task.js';
 export {
   comparisonLines,
   DEMO_STEPS,
@@ -110,8 +109,8 @@ export {
   UNIT_ATTRIBUTES,
 } from './trace/index.js';
 
-// Paired statistics: Student's t intervals, paired differences (bench tables by seed; a skill's utility by task).
-export * as pairedStats from './stats/paired-stats.js';
+// Paired statistics live in @skillrl/core; re-exported under the names they had here.
+export { type PairedDifference, pairedByTask, pairedStats, type TestOutcomes } from '@skillrl/core';
 
 // The skill bank: a run's skill versions with provenance and measured utility; `skillrl skills export|test|diff`.
 export * from './skills/index.js';

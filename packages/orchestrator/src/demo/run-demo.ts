@@ -2,7 +2,14 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { InvalidArgumentError, type RunEvent, readRunStreamLines } from '@skillrl/core';
+import {
+  InvalidArgumentError,
+  type PairedDifference,
+  pairedByTask,
+  type RunEvent,
+  readRunStreamLines,
+  type TestOutcomes,
+} from '@skillrl/core';
 import { writeReport } from '@skillrl/report';
 import { templatePath } from 'create-skillrl';
 import type { RunConfig } from '../config/config-types.js';
@@ -11,7 +18,6 @@ import { moveAside } from '../run/move-aside.js';
 import { resumeRun, runConfig } from '../run/run-config.js';
 import type { RunProgress, RunResult } from '../run/run-types.js';
 import { type DemoRole, type DemoUnit, demoUnitLabel } from './demo-unit-line.js';
-import { type PairedDifference, pairedByTask, type TestOutcomes } from './paired-by-task.js';
 
 /**
  * Training steps of the demo's SKILLC run and its control (8 tasks × 8 rollouts each): the published

@@ -18,6 +18,7 @@ import {
   splitErrored,
   taskSlug,
 } from '@skillrl/core';
+import { candidateFile, pairedUtility } from '@skillrl/export';
 import { planRollouts } from '@skillrl/rollout';
 import type * as Generation from '@skillrl/skill-generator/generation';
 import type {
@@ -43,8 +44,6 @@ import { prefixedMetrics } from '../run/prefixed-metrics.js';
 import type { RunOptions, RunResult } from '../run/run-types.js';
 import { loadTasks, releaseAgent, setupBasics, sourcesOf } from '../run/setup-run.js';
 import { signalSummary } from '../run/signal-summary.js';
-import { candidateFile } from '../skills/run-skill-versions.js';
-import { pairedUtility } from '../skills/skill-utility.js';
 import { writeRunBank } from '../skills/write-run-bank.js';
 
 export interface EvolveOptions extends RunOptions {

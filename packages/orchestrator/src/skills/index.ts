@@ -1,18 +1,20 @@
-export { diffSkills, type SkillDiff } from './diff-skills.js';
+// The skill bank's reading, export and diff live in @skillrl/export; re-exported here under the names they had.
 export {
   type BankRow,
+  contentHash,
+  diffSkills,
   exportSkills,
+  PROVENANCE_PREFIX,
+  pairedUtility,
   provenanceMetadata,
+  readRunSkillVersions,
+  type SkillDiff,
   type SkillExport,
   type SkillSelection,
-  withProvenance,
-} from './export-skills.js';
-export {
-  contentHash,
-  PROVENANCE_PREFIX,
-  readRunSkillVersions,
+  type SkillUtility,
   type SkillVersion,
+  utilityMetadata,
   withoutProvenance,
-} from './run-skill-versions.js';
-export { pairedUtility, type SkillUtility, utilityMetadata } from './skill-utility.js';
+  withProvenance,
+} from '@skillrl/export';
 export { type SkillTest, type SkillTestResult, testSkills } from './test-skills.js';

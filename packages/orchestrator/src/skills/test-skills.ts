@@ -2,14 +2,19 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Skill, Trajectory } from '@skillrl/core';
 import { formatSkill, InvalidArgumentError, readSkillFolder } from '@skillrl/core';
+import {
+  type BankRow,
+  contentHash,
+  PROVENANCE_PREFIX,
+  pairedUtility,
+  provenanceMetadata,
+  type SkillUtility,
+  withProvenance,
+} from '@skillrl/export';
 import { loadConfig } from '../config/load-config.js';
 import { type EvaluateOptions, evaluateWith } from '../evaluate/evaluate.js';
 import { evaluationTasks } from '../evaluate/evaluation-tasks.js';
 import { releaseAgent, setupBasics } from '../run/setup-run.js';
-import type { BankRow } from './export-skills.js';
-import { provenanceMetadata, withProvenance } from './export-skills.js';
-import { contentHash, PROVENANCE_PREFIX } from './run-skill-versions.js';
-import { pairedUtility, type SkillUtility } from './skill-utility.js';
 
 export interface SkillTestResult {
   name: string;

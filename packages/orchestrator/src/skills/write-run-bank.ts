@@ -1,6 +1,5 @@
+import { type BankRow, readRunSkillVersions } from '@skillrl/export';
 import type { RunSession } from '../run/run-session.js';
-import type { BankRow } from './export-skills.js';
-import { readRunSkillVersions } from './run-skill-versions.js';
 
 /** The bank's manifest file a finished run writes (one JSON row per skill version); the report reads it. */
 export const BANK_FILE = 'bank.jsonl';

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import type { Skill, Trajectory } from '@skillrl/core';
 import {
   InvalidArgumentError,
+  pairedStats,
   parseSkill,
   readRunStream,
   rolloutErrored,
   skillHash,
   taskSlug,
 } from '@skillrl/core';
-import { tInterval } from '../stats/paired-stats.js';
 import { pairedUtility, type SkillUtility } from './skill-utility.js';
 
 /** One version of a skill a run wrote, with where it came from and how it did. */
@@ -92,7 +92,7 @@ function skillFiles(dir: string, nested: boolean): { task?: string; name: string
 function rewardOf(runs: readonly Trajectory[]): SkillVersion['reward'] {
   const scored = runs.filter((t) => !rolloutErrored(t)).map((t) => t.reward);
   if (scored.length === 0) return undefined;
-  const ci = tInterval(scored);
+  const ci = pairedStats.tInterval(scored);
   return { mean: ci.mean, lo: ci.lo, hi: ci.hi, episodes: scored.length };
 }
 

@@ -1,3 +1,5 @@
+import { createRng } from '../rng/create-rng.js';
+
 // Statistics for paired comparisons (bench tables over a handful of seeds, a skill's with/without utility
 // paired by task): mean ± standard error, Student's t interval, and the
 // paired difference of two rows by seed (the same seed is the same task pool, test split and initial weights,
@@ -165,18 +167,6 @@ export function pairedDifference(a: Keyed, b: Keyed, level = 0.95) {
   };
 }
 
-/** A small seeded generator (mulberry32): uniform floats in [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Percentile interval of the mean paired difference from `resamples` bootstrap resamples of the seeds (pairs
  * kept together), seeded. With five seeds there are only 126 distinct resamples and the interval is too narrow
@@ -190,11 +180,11 @@ export function pairedBootstrap(
   const { differences } = pairBySeed(a, b);
   const n = differences.length;
   if (n < 2) return { n, mean: mean(differences), lo: Number.NaN, hi: Number.NaN };
-  const random = seededRandom(seed);
+  const rng = createRng(seed);
   const means = new Float64Array(resamples);
   for (let r = 0; r < resamples; r++) {
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += differences[Math.floor(random() * n)] as number;
+    for (let i = 0; i < n; i++) sum += differences[Math.floor(rng.float() * n)] as number;
     means[r] = sum / n;
   }
   means.sort();

@@ -1,6 +1,7 @@
 import type { Trajectory } from '@skillrl/core';
-import { rolloutErrored } from '@skillrl/core';
-import { tInterval } from '../stats/paired-stats.js';
+import { pairedStats, rolloutErrored } from '@skillrl/core';
+
+const { tInterval } = pairedStats;
 
 /**
  * A skill's measured utility: success with it and without it on the same tasks, paired by task (the mean of

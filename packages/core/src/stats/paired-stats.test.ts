@@ -1,17 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  pairedBootstrap,
-  pairedDifference,
-  tCdf,
-  tInterval,
-  tQuantile,
-  verdict,
-} from '../bench/paired-stats.mjs';
+import { pairedBootstrap, pairedDifference, tCdf, tInterval, tQuantile, verdict } from './paired-stats.js';
 
 const bySeed = (xs: readonly number[]) => xs.map((x, i) => [i + 1, x] as const);
 
-describe('bench/paired-stats', () => {
+describe('pairedStats', () => {
   it("gives Student's t quantiles of the printed tables", () => {
     // t(0.975, df) from any statistics table.
     const table: [number, number][] = [

@@ -8,14 +8,14 @@ const outcomes = (without: number[]): TestOutcomes =>
 describe('pairedByTask', () => {
   it('pairs by task id and gives the paired t interval (golden, by hand)', () => {
     // d = [1, 1, 0, 0, 1, −1, 0, 1]: mean 3/8 = 0.375; Σ(d − 0.375)² = 4·0.390625 + 3·0.140625 + 1.890625
-    // = 3.875; sd = √(3.875 / 7) = 0.74402; t(7) = 2.365 → half = 2.365 · 0.74402 / √8 = 0.62211.
+    // = 3.875; sd = √(3.875 / 7) = 0.74402; t(0.975, 7) = 2.36462 → half = 2.36462 · 0.74402 / √8 = 0.62202.
     const a = outcomes([1, 1, 0, 1, 1, 0, 0, 1]);
     const b = outcomes([0, 0, 0, 1, 0, 1, 0, 0]);
     const p = pairedByTask(a, b)!;
     expect(p.tasks).toBe(8);
     expect(p.difference).toBeCloseTo(0.375, 12);
-    expect(p.upper - p.difference).toBeCloseTo(0.62211, 4);
-    expect(p.lower).toBeCloseTo(0.375 - 0.62211, 4);
+    expect(p.upper - p.difference).toBeCloseTo(0.62202, 4);
+    expect(p.lower).toBeCloseTo(0.375 - 0.62202, 4);
     expect(p).toMatchObject({ onlyA: 4, onlyB: 1, verdict: 'a tie' });
     // Tasks one run did not test are left out, not counted as failures.
     const partial = { ...outcomes([1, 1]), extra: { with: 1, without: 1 } };
