@@ -52,3 +52,13 @@ export {
   type StaticCurriculumJSON,
   type StaticCurriculumOptions,
 } from './static-curriculum.js';
+
+// A SKILLC-family run's shape (steps, tasks per step, group size, validation cadence) with its defaults, and
+// each variant's estimator.
+export {
+  SKILLC_RUN_DEFAULTS,
+  SKILLC_VARIANT_ESTIMATORS,
+  type SkillcRunSection,
+  type SkillcRunSettings,
+  skillcRunSettings,
+} from './skillc-run-settings.js';

@@ -14,7 +14,12 @@ export {
   type SkillcStepPlan,
   sampleStepTasks,
 } from './plan-skillc-step.js';
-export { replayBatch, type StoredAdvantageRow } from './replay-batch.js';
+export {
+  type ReplaySkillcUpdatesInput,
+  replayBatch,
+  replaySkillcUpdates,
+  type StoredAdvantageRow,
+} from './replay-batch.js';
 export {
   type DynamicSampling,
   type RunSkillcStepInput,

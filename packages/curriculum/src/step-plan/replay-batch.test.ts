@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Trajectory } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
-import { replayBatch } from './replay-batch.js';
+import { replayBatch, replaySkillcUpdates } from './replay-batch.js';
 
 const run = (id: string, error?: string): Trajectory => ({
   id,
@@ -62,5 +62,43 @@ describe('replayBatch', () => {
     expect(() =>
       replayBatch([{ trajectoryId: 'a', advantage: 1, stepAdvantages: [Number.NaN] }], 4, trajectory),
     ).toThrow(/step 4, rows\[0\]\.stepAdvantages is not an array of finite numbers/);
+  });
+});
+
+describe('replaySkillcUpdates', () => {
+  const stored = new Map([
+    ['a', run('a')],
+    ['b', run('b', 'model call failed')],
+  ]);
+  const trajectory = (id: string) => stored.get(id) as Trajectory;
+
+  it('replays each finished step in order, skipping a step that trained nothing', async () => {
+    const records: Record<number, { rows: unknown[] }> = {
+      1: { rows: [{ trajectoryId: 'a', advantage: 1 }] },
+      2: { rows: [{ trajectoryId: 'b', advantage: 1 }] },
+      3: { rows: [{ trajectoryId: 'a', advantage: -1 }] },
+    };
+    const seen: number[][] = [];
+    const updates = await replaySkillcUpdates({
+      completed: 3,
+      stepRecord: (t) => records[t],
+      trajectory,
+      update: async (batch) => seen.push(batch.advantages),
+    });
+    expect(updates).toBe(2);
+    expect(seen).toEqual([[1], [-1]]);
+  });
+
+  it('stops at a missing step record, naming the step, before updating past it', async () => {
+    const seen: number[] = [];
+    await expect(
+      replaySkillcUpdates({
+        completed: 2,
+        stepRecord: (t) => (t === 1 ? { rows: [{ trajectoryId: 'a', advantage: 1 }] } : undefined),
+        trajectory,
+        update: async () => seen.push(1),
+      }),
+    ).rejects.toThrow(/advantages of step 2 are missing/);
+    expect(seen).toEqual([1]);
   });
 });

@@ -65,3 +65,40 @@ export function replayBatch(
     ...(stepAdvantages.some((s) => s !== undefined) ? { stepAdvantages } : {}),
   };
 }
+
+/** Where `replaySkillcUpdates` reads a run's finished steps from, and the update it replays them into. */
+export interface ReplaySkillcUpdatesInput {
+  /** Steps 1..completed are replayed in order. */
+  completed: number;
+  /** Step t's record in advantages.jsonl (key `s<t>`), or undefined when it is missing. */
+  stepRecord(step: number): { rows?: unknown } | undefined;
+  /** A stored rollout by id, as its latest record. */
+  trajectory(id: string): Trajectory;
+  /** The trainer's update: called once per step that trained something, in step order. */
+  update(batch: TrainBatch): Promise<unknown>;
+}
+
+/**
+ * Rebuilds a policy whose trainer cannot save its state: a fresh policy from the run's seed, then every finished
+ * step's update in order (`replayBatch`), so resume and eval continue from exactly the weights the run had. A
+ * missing step record stops it with an error naming the step; a step that trained nothing is skipped, as it
+ * made no update. Returns the number of updates replayed.
+ */
+export async function replaySkillcUpdates(input: ReplaySkillcUpdatesInput): Promise<number> {
+  let updates = 0;
+  for (let t = 1; t <= input.completed; t++) {
+    const record = input.stepRecord(t);
+    if (!Array.isArray(record?.rows)) {
+      throw new InvalidArgumentError(
+        'run directory',
+        `advantages of step ${t} are missing; cannot rebuild the policy`,
+      );
+    }
+    const batch = replayBatch(record.rows, t, input.trajectory);
+    if (batch) {
+      await input.update(batch);
+      updates++;
+    }
+  }
+  return updates;
+}

@@ -12,12 +12,15 @@ import type { RunConfig } from './config-types.js';
 export async function retirementWarnings(config: RunConfig, adapter: TaskAdapter): Promise<string[]> {
   if (config.method !== 'internalize') return [];
   const section = config.internalize ?? {};
-  const variant = section.variant ?? 'skillc';
-  const ablation = section.ablation ?? 'none';
+  const mod = (await importBuiltin('@skillrl/curriculum', 'the curriculum')) as typeof Curriculum;
+  const {
+    variant,
+    ablation,
+    steps,
+    validateEvery: d,
+    validationEpisodes: episodes,
+  } = mod.skillcRunSettings(section);
   if (variant !== 'skillc' || ablation === 'no-pruning') return [];
-  const steps = section.steps ?? 20;
-  const d = section.validateEvery ?? 10;
-  const episodes = section.validationEpisodes ?? 1;
   // The curriculum observes the step-0 validation and every d-th step (not the extra one after the last).
   const validations = 1 + Math.floor(steps / d);
   const selection = section.validation ?? { split: config.tasks.split, limit: 8, seed: config.seed + 1 };
@@ -33,7 +36,6 @@ export async function retirementWarnings(config: RunConfig, adapter: TaskAdapter
     return [];
   }
   const bank = typeof adapter.skills === 'function' ? await adapter.skills() : [];
-  const mod = (await importBuiltin('@skillrl/curriculum', 'the curriculum')) as typeof Curriculum;
   const { options } = mod.skillcVariantOptions(variant, ablation);
   const curriculum = {
     families: [...adapter.families],

@@ -128,9 +128,15 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
   }
 
   const configPath = manifest.configPath;
+  // The run's shape and the replay of its updates are SKILLC's (@skillrl/curriculum).
+  const curriculum = (await importBuiltin(
+    '@skillrl/curriculum',
+    'the curriculum',
+    configPath,
+  )) as typeof Curriculum;
   const basics = await setupBasics(config, configPath);
   try {
-    const agent = await trainedAgent(config, basics, checkpoint, dir, advantages, frozen);
+    const agent = await trainedAgent(config, basics, checkpoint, dir, advantages, frozen, curriculum);
     const skills = await trainingSkills(basics.adapter.value, config, configPath);
     const chosen = evaluationTasks(config, {
       split: options.split,
@@ -144,7 +150,8 @@ export async function evaluateRun(runDir: string, options: EvaluateRunOptions): 
     // The run's own held-out test, played again: its seeds and its episodes per task and side.
     const seeds = chosen.from === 'internalize.test' ? 'test' : 'eval';
     const episodes =
-      options.episodes ?? (seeds === 'test' ? (config.internalize?.testEpisodes ?? 1) : undefined);
+      options.episodes ??
+      (seeds === 'test' ? curriculum.skillcRunSettings(config.internalize).testEpisodes : undefined);
     const result = await evaluateWith(
       config,
       basics,
@@ -212,6 +219,7 @@ async function trainedAgent(
   dir: string,
   advantages: JsonObject[],
   frozen: boolean,
+  curriculum: typeof Curriculum,
 ): Promise<{ value: Agent; restored: RunEvaluation['restored'] }> {
   const agent: ResolvedComponent<Agent> = basics.agent;
   if (frozen) return { value: agent.value, restored: 'as-configured' };
@@ -243,23 +251,17 @@ async function trainedAgent(
   if (trainer.value.updatesPolicy === false) return { value: agent.value, restored: 'as-configured' };
   const byKey = new Map(advantages.map((r) => [String(r.key), r]));
   const stored = new LatestRecords(dir);
-  const { replayBatch } = (await importBuiltin('@skillrl/curriculum', 'the curriculum')) as typeof Curriculum;
-  for (let t = 1; t <= checkpoint.completed; t++) {
-    const record = byKey.get(`s${t}`) as { rows?: unknown } | undefined;
-    if (!Array.isArray(record?.rows)) {
-      throw new InvalidArgumentError(
-        'run directory',
-        `advantages of step ${t} are missing; cannot rebuild the policy`,
-      );
-    }
-    // The batch the step's update was given, as the run's trainer got it (replayBatch: latest records,
-    // no errored rollout, step-level advantages when stored); a step that trained nothing made no update.
-    const batch = replayBatch(record.rows, t, (id) => {
+  // The batch each step's update was given, as the run's trainer got it (curriculum's replay: latest
+  // records, no errored rollout, step-level advantages when stored).
+  await curriculum.replaySkillcUpdates({
+    completed: checkpoint.completed,
+    stepRecord: (t) => byKey.get(`s${t}`) as { rows?: unknown } | undefined,
+    trajectory: (id) => {
       const found = stored.get(id);
       if (!found) throw new InvalidArgumentError('run directory', `rollouts.jsonl has no "${id}"`);
       return found;
-    });
-    if (batch) await trainer.value.update(batch);
-  }
+    },
+    update: (batch) => trainer.value.update(batch),
+  });
   return { value: agent.value, restored: 'replay' };
 }

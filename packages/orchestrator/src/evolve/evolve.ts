@@ -97,29 +97,31 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   }
   const configPath = options.configPath ?? `${process.cwd()}/skillrl.config`;
   const section = config.evolve ?? {};
-  const variant = section.variant ?? 'skill-r1';
-  const generations = variant === 'skill-r1' ? (section.generations ?? 3) : variant === 'no-skill' ? 0 : 1;
-  const K = section.candidates ?? 4;
-  const M = section.episodes ?? 2;
-  const lambda = variant === 'vanilla-grpo' ? 0 : (section.lambda ?? 1);
-  const mode = section.mode ?? 'inference';
-  const finalEpisodes = section.finalEpisodes ?? 0;
-  // Each final skill's utility: the same number of episodes without it, paired by task.
-  const finalPaired = finalEpisodes > 0 && variant !== 'no-skill' && section.finalPaired !== false;
-  // Every variant with an editor starts from s0 (vanilla GRPO too: one generation of revisions of s0, scored
-  // within the generation only), so the rows of the table differ in the method, not in the starting point.
-  const initialSkill = section.initialSkill ?? 'adapter';
-  const useS0 = variant !== 'no-skill' && initialSkill !== 'none';
-
-  // Everything a config names is resolved before the first rollout, so a bad name fails fast.
-  const basics = await setupBasics(config, configPath);
-  const adapter = basics.adapter.value;
-  // The method step lives in @skillrl/skill-generator (loaded on use, like every built-in part).
+  // The method step and the run's shape (G, K, M, λ and their defaults) live in @skillrl/skill-generator,
+  // loaded on use like every built-in part.
   const method = await importBuiltin(
     '@skillrl/skill-generator/generation',
     "Skill-R1's generation step",
     configPath,
   );
+  const {
+    variant,
+    generations,
+    candidates: K,
+    episodes: M,
+    lambda,
+    interGeneration,
+    mode,
+    finalEpisodes,
+    finalPaired,
+    initialSkill,
+    useS0,
+    proposalRetries,
+  } = (method.skillR1RunSettings as typeof Generation.skillR1RunSettings)(section);
+
+  // Everything a config names is resolved before the first rollout, so a bad name fails fast.
+  const basics = await setupBasics(config, configPath);
+  const adapter = basics.adapter.value;
   const step = method.runSkillR1Generation as typeof RunGeneration;
   const createState = method.createSkillR1State as typeof CreateState;
   const replayUpdates = method.replaySkillR1Updates as typeof ReplayUpdates;
@@ -247,7 +249,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           candidates: K,
           episodes: M,
           lambda,
-          interGeneration: variant !== 'vanilla-grpo',
+          interGeneration,
           carry: section.carry ?? 'best',
           train: track.train && mode === 'grpo',
           initialSkill: (task) => s0.get(task.id),
@@ -255,7 +257,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           rng: root,
           unit,
           ...(gen ? { editor: { name: gen.source, argument: 'evolve.generator' } } : {}),
-          proposalRetries: section.proposalRetries ?? 2,
+          proposalRetries,
           proposalConcurrency,
           // The run's signal: the caller's (Ctrl-C, SIGTERM), or the error budget's stop.
           signal: session.signal,

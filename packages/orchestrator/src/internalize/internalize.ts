@@ -35,13 +35,6 @@ interface InternalizeState {
   validations: ValidationResult[];
 }
 
-const DEFAULT_ESTIMATOR = {
-  skillc: 'skillc',
-  grpo: 'grpo',
-  skill0: 'grpo',
-  'd2skill-mixed': 'd2skill-mixed',
-} as const;
-
 /** A curriculum's plan (plain data) as rollout's planner lays it out: one group per task, ρ·n with the skill. */
 function planGroups(plan: Curriculum.GroupPlan): PlannedEpisode[] {
   return plan.groups.flatMap((group) =>
@@ -72,25 +65,23 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   }
   const configPath = options.configPath ?? `${process.cwd()}/skillrl.config`;
   const section = config.internalize ?? {};
-  const variant = section.variant ?? 'skillc';
-  const ablation = section.ablation ?? 'none';
-  const steps = section.steps ?? 20;
-  const perStep = section.tasksPerStep ?? 4;
-  const groupSize = section.groupSize ?? 8;
-  const d = section.validateEvery ?? 10;
-  const valEpisodes = section.validationEpisodes ?? 1;
-
-  const basics = await setupBasics(config, configPath);
-  const adapter = basics.adapter.value;
-  const families = [...adapter.families];
-  const estimatorSpec = config.estimator ?? DEFAULT_ESTIMATOR[variant];
-  const estimator = await resolveEstimator(estimatorSpec, configPath);
-  // SKILLC's step planning lives in @skillrl/curriculum, beside the curricula it reads.
+  // SKILLC's step planning and the run's shape (steps, group size, validation cadence and their defaults)
+  // live in @skillrl/curriculum, beside the curricula it reads.
   const plan = (await importBuiltin(
     '@skillrl/curriculum',
     'the curriculum',
     configPath,
   )) as unknown as typeof Curriculum;
+  const run = plan.skillcRunSettings(section);
+  const { variant, ablation, steps, groupSize } = run;
+  const perStep = run.tasksPerStep;
+  const d = run.validateEvery;
+  const valEpisodes = run.validationEpisodes;
+
+  const basics = await setupBasics(config, configPath);
+  const adapter = basics.adapter.value;
+  const families = [...adapter.families];
+  const estimator = await resolveEstimator(config.estimator ?? run.estimator, configPath);
   // An option the step's batch fields replace (skillc's lambda, say) would do nothing: refused here.
   refuseOverriddenOptions(config, estimator.batchOverrides, plan.SKILLC_STEP_BATCH_FIELDS, options);
   const pool = await loadTasks(adapter, config.tasks, config.seed);
@@ -99,7 +90,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     section.validation ?? { split: config.tasks.split, limit: 8, seed: config.seed + 1 },
     config.seed + 1,
   );
-  const testEpisodes = section.testEpisodes ?? 1;
+  const testEpisodes = run.testEpisodes;
   const testTasks = section.test ? await loadTasks(adapter, section.test, config.seed + 2) : [];
   const inventory = variant === 'grpo' || !adapter.skills ? [] : await adapter.skills();
   // What a with-skill prompt carries, per family: the general sections plus the family's own (SKILL0's
@@ -137,17 +128,12 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
       trainer = await trainerFor(agent.value);
       trainer.value = await session.restore(trainer, checkpoint.components.trainer);
     } else if (checkpoint) {
-      for (let t = 1; t <= checkpoint.completed; t++) {
-        const record = session.readKeyed<{ rows: unknown[] }>('advantages', `s${t}`);
-        if (!Array.isArray(record?.rows))
-          throw new InvalidArgumentError(
-            'run directory',
-            `advantages of step ${t} are missing; cannot replay`,
-          );
-        const batch = plan.replayBatch(record.rows, t, (id) => session.storedTrajectory(id));
-        // A step that had nothing to learn from made no update; its replay makes none either.
-        if (batch) await trainer.value.update(batch);
-      }
+      await plan.replaySkillcUpdates({
+        completed: checkpoint.completed,
+        stepRecord: (t) => session.readKeyed<{ rows: unknown[] }>('advantages', `s${t}`),
+        trajectory: (id) => session.storedTrajectory(id),
+        update: (batch) => trainer.value.update(batch),
+      });
     }
     // A trainer that does not update the policy (`external`) leaves the agent as it started: every
     // validation then measures the starting policy, and the curriculum's decisions on it are marked so.

@@ -20,6 +20,7 @@ import {
 import type { Persistence } from '../components/component-types.js';
 import { traceUnit } from '../trace/unit-span.js';
 import { type EndpointInfo, redactUrlsIn } from './health/describe-endpoint.js';
+import { type EditorPorts, withEditorBudget } from './health/editor-budget.js';
 import { ErrorBudget } from './health/error-budget.js';
 import { type HealthOptions, resolveHealthOptions } from './health/health-options.js';
 import type { HealthKind } from './health/run-health-error.js';
@@ -453,88 +454,15 @@ export class RunSession {
   }
 
   /**
-   * Runs one editor call (an evolve editor's `propose`) under the error budget: a failure is counted and
-   * rethrown as it was (the generation step retries or falls back), unless the budget is spent, in which
-   * case the run stops with the budget's error.
+   * An evolve generation's ports with the editor under the error budget (`withEditorBudget` of the health
+   * code): every `propose` counted, the first batch judged before anything of it is stored.
    */
-  async editorCall<T>(call: () => Promise<T>): Promise<T> {
-    this.throwIfTripped();
-    this.budget.openBatch('editor');
-    let result: T;
-    try {
-      result = await call();
-    } catch (error) {
-      if (this.controller.signal.aborted) {
-        this.throwIfTripped();
-        throw error;
-      }
-      const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      this.budget.record('editor', { code: 'editor', message });
-      this.throwIfTripped();
-      throw error;
-    }
-    this.budget.record('editor', undefined);
-    this.throwIfTripped();
-    return result;
-  }
-
-  /**
-   * Called before a task's proposals are stored: the editor calls made so far are the first batch. When
-   * every one failed, the run stops here, so a resume asks the editor again instead of reusing a fallback.
-   */
-  editorBatchDone(): void {
-    this.budget.closeBatch('editor');
-    this.throwIfTripped();
-  }
-
-  /**
-   * An evolve generation's ports with the editor under the error budget: each `propose` is an
-   * `editorCall`; the first `onCandidates` (a task's proposals about to be stored) closes the editor's first
-   * batch before anything of it is stored; and failed calls of that first batch (`onAttempt` records with
-   * an `error`) are held back until it passed, so a run stopped because every call failed asks the editor
-   * again on resume instead of counting those calls as spent.
-   */
-  withEditorBudget<
-    P extends {
-      propose: (...args: never[]) => Promise<unknown>;
-      onCandidates?: (...args: never[]) => unknown;
-      // biome-ignore lint/suspicious/noExplicitAny: the step's attempt record, of which only `error` is read.
-      onAttempt?: (taskId: string, attempt: any) => unknown;
-    },
-  >(ports: P): P {
-    const { propose, onCandidates, onAttempt } = ports;
-    const held: [string, { error?: string }][] = [];
-    const flush = async () => {
-      while (held.length > 0) {
-        const [taskId, attempt] = held.shift() as [string, { error?: string }];
-        await onAttempt?.(taskId, attempt);
-      }
-    };
-    return {
-      ...ports,
-      propose: (...args: Parameters<P['propose']>) => this.editorCall(() => propose(...args)),
-      ...(onCandidates
-        ? {
-            onCandidates: async (...args: Parameters<NonNullable<P['onCandidates']>>) => {
-              this.editorBatchDone();
-              await flush();
-              return onCandidates(...args);
-            },
-          }
-        : {}),
-      ...(onAttempt
-        ? {
-            onAttempt: async (taskId: string, attempt: { error?: string }) => {
-              if (attempt.error !== undefined && this.budget.batchOpen('editor')) {
-                held.push([taskId, attempt]);
-                return;
-              }
-              await flush();
-              return onAttempt(taskId, attempt);
-            },
-          }
-        : {}),
-    };
+  withEditorBudget<P extends EditorPorts>(ports: P): P {
+    return withEditorBudget(ports, {
+      budget: this.budget,
+      signal: this.controller.signal,
+      throwIfTripped: () => this.throwIfTripped(),
+    });
   }
 
   /** Appends a record keyed by `key` unless one with that key is already in the stream (a resumed unit). */

@@ -27,6 +27,13 @@ export {
   type SkillR1TaskState,
   type SkillR1UnscoredTask,
 } from './skill-r1-generation.js';
+// A Skill-R1-family run's shape (G, K, M, λ, the final evaluation) with its defaults and each baseline's fixed values.
+export {
+  SKILL_R1_RUN_DEFAULTS,
+  type SkillR1RunSection,
+  type SkillR1RunSettings,
+  skillR1RunSettings,
+} from './skill-r1-run-settings.js';
 // What a run's summary reports: the final reward, each generation's mean, the editor's calls and failures.
 export {
   skillR1GenerationMeans,
