@@ -16,6 +16,11 @@ export {
   type OpenAIAgentOptions,
   type OpenAIAgentStats,
 } from './agent/create-openai-agent.js';
+// The openai agent as a config names it: `model` required, the key read from the variable `apiKeyEnv` names.
+export {
+  createOpenAIAgentFromConfig,
+  type OpenAIAgentConfigContext,
+} from './agent/openai-agent-from-config.js';
 export {
   type ActionFormat,
   type ActionParser,
@@ -103,6 +108,15 @@ export {
   OPENAI_CHAT_PARAMETERS,
   type OptionIssue,
 } from './options/check-option-names.js';
+// The same as a config gives them (with `apiKeyEnv`), and the key read from the variable it names.
+export {
+  type ConfigOptionIssue,
+  checkOpenAIAgentConfigOptions,
+  checkOpenAIChatModelConfigOptions,
+  OPENAI_CONFIG_KEYS,
+  secretFromEnv,
+  withApiKeyFromEnv,
+} from './options/openai-config-options.js';
 export { UnknownOptionError } from './options/unknown-option-error.js';
 // Resilience: retries with backoff and Retry-After, rate limits, the final error.
 export { ModelCallError } from './resilience/model-call-error.js';
