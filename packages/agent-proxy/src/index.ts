@@ -46,3 +46,12 @@ export {
   probeProgramAgent,
   upstreamGivesTokens,
 } from './program/check-program-options.js';
+export { checkProgramAgentFiles } from './program/check-program-files.js';
+// The program agent as a config names it (`agent: { program }`): cwd and the module form read from the
+// config's folder, the upstream's key from the variable apiKeyEnv names.
+export {
+  createProgramAgentFromConfig,
+  type ProgramConfigContext,
+  programAgentOptionsFromConfig,
+  probeProgramAgentFromConfig,
+} from './program/program-options-from-config.js';

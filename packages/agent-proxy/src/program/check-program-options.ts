@@ -1,3 +1,4 @@
+import { checkProgramAgentFiles } from './check-program-files.js';
 import { createProgramAgent, type ProgramAgentOptions } from './create-program-agent.js';
 
 /** The program agent's options (`agent.program`), as a config gives them. */
@@ -50,18 +51,20 @@ export function upstreamGivesTokens(upstream: unknown): boolean {
  * Every problem with `agent.program`'s options that the config alone shows, by path (`path` is where the
  * options sit, e.g. `$.agent.program`). Under internalize (`use.method`, or `use.trained`) the run trains the
  * task model from its recorded turns, which needs each reply's token ids and log-probs from the upstream.
+ * With `configPath` (the config file), the files the options name are checked first (`checkProgramAgentFiles`).
  */
 export function checkProgramAgentOptions(
   options: unknown,
   path = '$.agent.program',
   use: { trained?: boolean; method?: string } = {},
+  configPath?: string,
 ): ProgramOptionIssue[] {
-  const issues: ProgramOptionIssue[] = [];
   if (!isObject(options)) {
     return [
       { path, message: 'expected { command: [...] | package, upstream: { model, baseURL, apiKeyEnv } }' },
     ];
   }
+  const issues = configPath !== undefined ? checkProgramAgentFiles(options, configPath, path) : [];
   const known = new Set<string>(PROGRAM_AGENT_OPTIONS);
   for (const key of Object.keys(options)) {
     if (!known.has(key)) {
