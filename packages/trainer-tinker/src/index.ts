@@ -39,6 +39,14 @@ export {
   TINKER_TRAINER_CONFIG_KEYS,
   type TinkerOptionIssue,
 } from './policy/check-tinker-options.js';
+// The components as a config names them: paths read from the config's folder, the factories it calls.
+export { checkTinkerTokenizerFolder, resolveTinkerPaths } from './policy/tinker-config-paths.js';
+export {
+  createTinkerAgentFromConfig,
+  createTinkerEditorTraining,
+  createTinkerTrainerFromConfig,
+  type TinkerConfigContext,
+} from './policy/tinker-from-config.js';
 export {
   resolveTrainerOptions,
   TINKER_RL_LOSSES,

@@ -1,6 +1,7 @@
 import type { TinkerClientOptions } from '../client/tinker-client-options.js';
 import type { TinkerAgentOptions } from './create-tinker-agent.js';
 import { offPolicySettings } from './on-policy-sampling.js';
+import { checkTinkerTokenizerFolder } from './tinker-config-paths.js';
 import type { TinkerPolicyOptions } from './tinker-policy.js';
 import { TINKER_EDITOR_CREDIT_KEYS } from './trainable-editor.js';
 import {
@@ -194,13 +195,18 @@ function onPolicyIssues(
  * A config's `agent: tinker` options (`baseModel` and `tokenizer` required). With `trained: true` (the run's
  * trainer trains this agent) a temperature other than 1, `topP` and `topK` are problems too: the samples are
  * the training data, and the loss's importance ratio assumes they come from the policy's own distribution.
+ * With `configPath` (the config file), the tokenizer folder is checked first (`checkTinkerTokenizerFolder`).
  */
 export function checkTinkerAgentOptions(
   options: Record<string, unknown>,
   path = 'options',
   context: { trained?: boolean } = {},
+  configPath?: string,
 ): TinkerOptionIssue[] {
-  const issues = checkOptions(options, path, TINKER_AGENT_CONFIG_KEYS, ['baseModel', 'tokenizer']);
+  const issues = [
+    ...(configPath !== undefined ? checkTinkerTokenizerFolder(options, configPath, path) : []),
+    ...checkOptions(options, path, TINKER_AGENT_CONFIG_KEYS, ['baseModel', 'tokenizer']),
+  ];
   if (context.trained) issues.push(...onPolicyIssues(options, path, issues));
   return issues;
 }
@@ -215,13 +221,19 @@ export function checkTinkerTrainerOptions(
 
 /**
  * A config's Tinker-trained LLM editor options (`baseModel` and `tokenizer` required). The editor is always
- * trained, so a temperature other than 1 and `topP` are problems (on-policy samples).
+ * trained, so a temperature other than 1 and `topP` are problems (on-policy samples). With `configPath`, the
+ * tokenizer folder is checked first, as the agent's.
  */
 export function checkTinkerEditorOptions(
   options: Record<string, unknown>,
   path = 'options',
+  _use?: unknown,
+  configPath?: string,
 ): TinkerOptionIssue[] {
-  const issues = checkOptions(options, path, TINKER_EDITOR_CONFIG_KEYS, ['baseModel', 'tokenizer']);
+  const issues = [
+    ...(configPath !== undefined ? checkTinkerTokenizerFolder(options, configPath, path) : []),
+    ...checkOptions(options, path, TINKER_EDITOR_CONFIG_KEYS, ['baseModel', 'tokenizer']),
+  ];
   issues.push(...onPolicyIssues(options, path, issues));
   return issues;
 }
