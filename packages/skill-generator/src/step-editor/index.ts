@@ -15,6 +15,7 @@ export {
   STEP_EDITOR_WEIGHTS_FILE,
   type StepEditorCheckpointConfig,
 } from './step-editor-checkpoint.js';
+export { createStepEditorFromConfig } from './step-editor-from-config.js';
 export type { ResolvedStepEditorOptions, StepEditorOptions } from './step-editor-options.js';
 export { buildStepIndex, normalizeStep, type StepIndex } from './step-index.js';
 export { readNumberedSteps, renderStepSkill, stepSkillName } from './step-skill.js';
