@@ -13,6 +13,7 @@ export {
   type SkillReadingAgent,
   type SkillReadingAgentOptions,
 } from './agent/create-skill-reading-agent.js';
+export { createSkillReadingAgentFromConfig } from './agent/skill-reading-agent-from-config.js';
 export {
   CHECKPOINT_FORMAT,
   type CheckpointManifest,
@@ -55,3 +56,4 @@ export {
   type TfjsTrainer,
   type TfjsTrainerOptions,
 } from './train/create-tfjs-trainer.js';
+export { createTfjsTrainerFromConfig } from './train/tfjs-trainer-from-config.js';
