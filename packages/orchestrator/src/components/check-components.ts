@@ -7,7 +7,14 @@ import { retirementWarnings } from '../config/check-retirement.js';
 import type { LoadedConfig, RunConfig } from '../config/config-types.js';
 import { checkConfig, checkConfigSchema, readConfigFile } from '../config/load-config.js';
 import { withSkillFolder } from '../run/skill-folder-adapter.js';
-import { BUILTIN_COMPONENTS, type ComponentUse, importEntry } from './builtin-components.js';
+import { BUILTIN_COMPONENTS } from './builtin-components.js';
+import {
+  builtinRequires,
+  type ComponentUse,
+  checkBuiltinOptions,
+  importEntry,
+  probeBuiltin,
+} from './call-builtin.js';
 import type { ComponentContext, ComponentKind } from './component-types.js';
 import { findBuiltin, findBuiltinPeers, importFromConfig, resolvePlugin } from './import-package.js';
 import { listExports, shapeProblem } from './plugin-shape.js';
@@ -87,17 +94,17 @@ async function checkBuiltin(
   // package its options need (an LLM editor trained on Tinker: @skillrl/trainer-tinker).
   const missing =
     findBuiltinPeers(entry.package, entry.peers ?? [], what, configPath) ??
-    (entry.requires?.(options) ?? []).map((pkg) => findBuiltin(pkg, what, configPath)).find(Boolean);
+    builtinRequires(entry, options)
+      .map((pkg) => findBuiltin(pkg, what, configPath))
+      .find(Boolean);
   if (missing) return { source, resolved: entry.package, error: missing };
-  const problems = [
-    ...(entry.checkOptions?.(options, configPath) ?? []),
-    ...((await entry.checkPackageOptions?.(options, configPath, use)) ?? []),
-  ];
+  const problems = await checkBuiltinOptions(entry, kind, options, configPath, use);
   if (problems.length > 0)
     return { source, resolved: entry.package, error: new ValidationError('config', problems) };
   if (entry.probe && probe) {
     try {
-      const found = await entry.probe(await importEntry(entry, kind, name, configPath), options, configPath);
+      const mod = await importEntry(entry, kind, name, configPath);
+      const found = await probeBuiltin(entry, kind, mod, options, configPath);
       if (found.length > 0)
         return { source, resolved: entry.package, error: new ValidationError('config', found) };
     } catch (error) {

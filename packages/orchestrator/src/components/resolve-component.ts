@@ -8,7 +8,8 @@ import type {
 import { InvalidArgumentError, RegistryError, ValidationError } from '@skillrl/core';
 import { readBatchOverrides } from '../config/check-estimator-overrides.js';
 import type { ComponentSpec } from '../config/config-types.js';
-import { BUILTIN_COMPONENTS, type BuiltinEntry, importEntry } from './builtin-components.js';
+import { BUILTIN_COMPONENTS } from './builtin-components.js';
+import { builtinPersistence, checkBuiltinOptions, createBuiltin, importEntry } from './call-builtin.js';
 import type {
   ComponentContext,
   ComponentKind,
@@ -156,15 +157,17 @@ export async function resolveComponent<K extends Exclude<ComponentKind, 'estimat
     };
   }
   const name = s.name as string;
-  const table = BUILTIN_COMPONENTS[kind] as Record<string, BuiltinEntry<ComponentTypes[K]>>;
+  const table = BUILTIN_COMPONENTS[kind];
   const entry = table[name];
   if (!entry) throw unknownBuiltin(kind, name, Object.keys(table), ctx.configPath);
-  const mod = await importEntry(entry as BuiltinEntry<unknown>, kind, name, ctx.configPath);
+  const mod = await importEntry(entry, kind, name, ctx.configPath);
   // Every problem with the options at once, by the component package's own check, before it builds.
-  const problems = (await entry.checkPackageOptions?.(s.options, ctx.configPath)) ?? [];
+  const problems = await checkBuiltinOptions(entry, kind, s.options, ctx.configPath);
   if (problems.length > 0) throw new ValidationError('config', problems);
-  const value = await entry.create(mod, s.options, ctx);
-  const persistence = entry.persistence?.(mod) ?? pluginPersistence(value);
+  const value = (await createBuiltin(entry, kind, mod, s.options, ctx)) as ComponentTypes[K];
+  const persistence =
+    (builtinPersistence(entry, mod) as Persistence<ComponentTypes[K]> | undefined) ??
+    pluginPersistence(value);
   return { value, source: `registry:${name}`, options: s.options, ...(persistence ? { persistence } : {}) };
 }
 

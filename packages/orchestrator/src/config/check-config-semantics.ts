@@ -1,6 +1,5 @@
 import type { TaskAdapter, ValidationIssue } from '@skillrl/core';
 import { skillForFamily } from '@skillrl/core';
-import { checkOpenAIAgentOptions, checkOpenAIChatModelOptions } from '@skillrl/rollout';
 import type { ComponentSpec, RunConfig, TaskSelection } from './config-types.js';
 
 const SECRET_OPTION =
@@ -51,7 +50,7 @@ function optionsOf(spec: ComponentSpec | undefined): Record<string, unknown> {
 /**
  * The Tinker agent, trainer and trained editor: what they must be combined with. Their options are
  * @skillrl/trainer-tinker's to check (`checkTinkerAgentOptions` and the rest), which the component check
- * and the run call when the package is installed (builtin-components.ts).
+ * and the run call when the package is installed (call-builtin.ts).
  */
 function checkTinker(config: Partial<RunConfig>, issues: ValidationIssue[]): void {
   const agent = builtinName(config.agent);
@@ -94,28 +93,6 @@ function checkTinker(config: Partial<RunConfig>, issues: ValidationIssue[]): voi
       message:
         'trains the editor, but evolve.mode is "inference" (the editor is never updated); set evolve.mode: grpo, or remove trainer',
     });
-  }
-}
-
-/** What a config may add to the options of an OpenAI-compatible model: the variable holding its key. */
-const CONFIG_ONLY_KEYS = ['apiKeyEnv'];
-
-/**
- * The option names of the openai agent and of the LLM editor's model, checked by `@skillrl/rollout` against
- * its own options and OpenAI's chat-completion fields, so `check` and `run` name a misspelt one (`temprature`)
- * with the fix before anything is built.
- */
-function checkOpenAIOptionNames(config: Partial<RunConfig>, issues: ValidationIssue[]): void {
-  const asIssue = ({ path, message }: ValidationIssue) => ({ path, message });
-  if (builtinName(config.agent) === 'openai') {
-    const found = checkOpenAIAgentOptions(optionsOf(config.agent), '$.agent.options', CONFIG_ONLY_KEYS);
-    issues.push(...found.map(asIssue));
-  }
-  const generator = config.method === 'evolve' ? config.evolve?.generator : undefined;
-  if (builtinName(generator) === 'llm-editor') {
-    const model = optionsOf(generator).model;
-    const found = checkOpenAIChatModelOptions(model, '$.evolve.generator.options.model', CONFIG_ONLY_KEYS);
-    issues.push(...found.map(asIssue));
   }
 }
 
@@ -178,7 +155,6 @@ export function checkConfigSemantics(config: Partial<RunConfig>): ValidationIssu
   checkSpec('$.internalize.trainer', config.internalize?.trainer, issues);
   checkCombinations(config, issues);
   checkTinker(config, issues);
-  checkOpenAIOptionNames(config, issues);
   if (config.method === 'evolve') {
     if (config.internalize !== undefined) {
       issues.push({
