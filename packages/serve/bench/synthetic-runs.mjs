@@ -224,7 +224,8 @@ export function writeInternalizeRun(dir, options = {}) {
     let n0 = 0;
     for (let k = 0; k < tasksPerStep; k++) {
       const fi = rng.int(families.length);
-      const taskId = `household/train/${fi}/${rng.int(50)}`;
+      // Distinct tasks within a step: a rollout id (unit/task:c<z>:i<k>) names one episode, as in a real run.
+      const taskId = `household/train/${fi}/${t * tasksPerStep + k}`;
       for (let g = 0; g < groupSize; g++) {
         const z = g < groupSize / 2 && !retired.has(families[fi]) ? 1 : 0;
         const ok = rollout(`s${t}`, taskId, families[fi], z, g, z === 1 ? withSkill() : skillFree(t));

@@ -7,6 +7,8 @@ export interface RunCatalogOptions {
   maxDepth?: number;
   /** Listing the folder again is skipped within this many ms (default 1000). */
   rescanMs?: number;
+  /** A run's rollout table (the trajectory views' index) is dropped after this long unused (default 2 min). */
+  tableIdleMs?: number;
 }
 
 /**
@@ -19,6 +21,7 @@ export class RunCatalog {
   private scannedAt = Number.NEGATIVE_INFINITY;
   private readonly maxDepth: number;
   private readonly rescanMs: number;
+  private readonly tableIdleMs: number;
 
   constructor(
     readonly root: string,
@@ -27,6 +30,7 @@ export class RunCatalog {
     this.realRoot = realpathSync(root);
     this.maxDepth = options.maxDepth ?? 3;
     this.rescanMs = options.rescanMs ?? 1000;
+    this.tableIdleMs = options.tableIdleMs ?? 120_000;
   }
 
   /** Lists the folder again if the last listing is older than `rescanMs` (or `force`). */
@@ -54,10 +58,13 @@ export class RunCatalog {
     return reader;
   }
 
-  /** Every run, each read up to now. */
+  /** Every run, each read up to now; rollout tables no page used for `tableIdleMs` are let go. */
   all(): RunReader[] {
     const readers = this.scan();
-    for (const r of readers) r.refresh();
+    for (const r of readers) {
+      r.refresh();
+      r.releaseIdle(this.tableIdleMs);
+    }
     return readers;
   }
 }

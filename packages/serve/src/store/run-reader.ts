@@ -46,6 +46,7 @@ export class RunReader {
   private readonly events: StreamTail;
   private readonly fileTimes = new Map<string, number>();
   private table: RolloutTable | undefined;
+  private tableUsedAt = 0;
   private bank: SkillBank | undefined;
 
   constructor(
@@ -86,8 +87,17 @@ export class RunReader {
   /** The run's rollouts, for the trajectory views; built on first use and followed from then on. */
   rollouts(): RolloutTable {
     this.table ??= new RolloutTable(this.dir, this.realRoot);
+    this.tableUsedAt = Date.now();
     this.table.refresh();
     return this.table;
+  }
+
+  /**
+   * Drops the rollout table when no page asked for it for `idleMs`: it holds a row and a location per
+   * rollout, which a long run watched only through its charts should not keep paying for.
+   */
+  releaseIdle(idleMs: number, now = Date.now()): void {
+    if (this.table && now - this.tableUsedAt > idleMs) this.table = undefined;
   }
 
   /** The run's skill versions; read on first use, read again when the run has changed. */
