@@ -106,7 +106,7 @@ function absolute(p) {
 const dir = mkdtempSync(join(tmpdir(), 'skillrl-byo-'));
 const fakeConfigPath = join(dir, 'run.json');
 writeFileSync(fakeConfigPath, `${JSON.stringify(fakeConfig, null, 2)}\n`);
-const cli = join(root, 'packages/orchestrator/dist/cli.js');
+const cli = join(root, 'packages/cli/dist/cli.js');
 const child = spawn(process.execPath, [cli, command, fakeConfigPath, ...extra], {
   stdio: 'inherit',
   env: { ...process.env, [apiKeyEnv]: process.env[apiKeyEnv] || 'sk-fake-upstream-key' },

@@ -4,7 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig, runCli } from '@skillrl/orchestrator';
+import { runCli } from '@skillrl/cli';
+import { loadConfig } from '@skillrl/orchestrator';
 import { startFakeTinker } from '@skillrl/testkit';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,2 +1,3 @@
-// skillrl re-exports @skillrl/orchestrator (runConfig, evolve, internalize, createCli, ...).
-module.exports = require('@skillrl/orchestrator');
+// skillrl re-exports @skillrl/orchestrator (runConfig, evolve, internalize, ...) and @skillrl/cli (runCli,
+// createCli, runDemo, startTracing, ...).
+module.exports = { ...require('@skillrl/orchestrator'), ...require('@skillrl/cli') };

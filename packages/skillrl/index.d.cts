@@ -1,1 +1,2 @@
+export * from '@skillrl/cli';
 export * from '@skillrl/orchestrator';

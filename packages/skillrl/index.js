@@ -1,3 +1,5 @@
-// skillrl re-exports @skillrl/orchestrator (runConfig, evolve, internalize, createCli, ...); the parts are
-// their own packages (@skillrl/core, @skillrl/advantage, ...), installed with this one.
+// skillrl re-exports @skillrl/orchestrator (runConfig, evolve, internalize, ...) and @skillrl/cli (runCli,
+// createCli, runDemo, startTracing, ...); the parts are their own packages (@skillrl/core, @skillrl/advantage,
+// ...), installed with this one.
+export * from '@skillrl/cli';
 export * from '@skillrl/orchestrator';

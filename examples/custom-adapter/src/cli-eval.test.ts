@@ -11,10 +11,10 @@ const EXAMPLE = resolve(__dirname, '..');
 const TEST_RUNS = join(EXAMPLE, 'runs', 'test');
 afterAll(() => rmSync(TEST_RUNS, { recursive: true, force: true }));
 
-/** The `skillrl` bin of @skillrl/orchestrator, as `npx skillrl` runs it. */
+/** The `skillrl` bin of @skillrl/cli, as `npx skillrl` runs it. */
 function skillrlBin(): string {
   const require = createRequire(join(EXAMPLE, 'package.json'));
-  const manifest = require.resolve('@skillrl/orchestrator/package.json');
+  const manifest = require.resolve('@skillrl/cli/package.json');
   const { bin } = JSON.parse(readFileSync(manifest, 'utf8')) as { bin: { skillrl: string } };
   return join(dirname(manifest), bin.skillrl);
 }

@@ -9,7 +9,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { loadConfig, type RunConfig, readRunStream, runCli } from '@skillrl/orchestrator';
+import { runCli } from '@skillrl/cli';
+import { loadConfig, type RunConfig, readRunStream } from '@skillrl/orchestrator';
 
 /**
  * Test helpers for one example folder: its configs are read from `dir`, its test runs go to the git-ignored

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 
 /** The built `skillrl` CLI, run as a child process (so a test can SIGKILL it). */
 export const CLI = join(
-  dirname(createRequire(import.meta.url).resolve('@skillrl/orchestrator/package.json')),
+  dirname(createRequire(import.meta.url).resolve('@skillrl/cli/package.json')),
   'dist',
   'cli.js',
 );

@@ -1,6 +1,7 @@
 /**
  * @skillrl/orchestrator — the evolve (Skill-R1) and internalize (SKILLC) loops, configs checked by JSON
- * Schema, components named by registry name or npm package, crash-safe run directories with resume, the CLI.
+ * Schema, components named by registry name or npm package, crash-safe run directories with resume. The
+ * `skillrl` command over it is @skillrl/cli.
  */
 
 // The two methods, and running or resuming whatever a config names.
@@ -50,7 +51,7 @@ export {
   resolveEstimator,
 } from './components/resolve-component.js';
 
-// Evaluation, export for external trainers, and the CLI.
+// Evaluation, and the export for external trainers.
 export {
   type EvaluateOptions,
   type Evaluation,
@@ -82,35 +83,33 @@ export {
   type TrlRow,
   type VerlRow,
 } from '@skillrl/export';
-export { type CliIo, createCli, runCli } from './cli/create-cli.js';
-export {
-  comparisonLines,
-  DEMO_STEPS,
-  DEMO_TEMPLATES,
-  type DemoOptions,
-  type DemoRole,
-  type DemoRun,
-  type DemoUnit,
-  demoConfigs,
-  runDemo,
-} from './demo/run-demo.js';
 
-// Traces: OpenTelemetry export when OTEL_EXPORTER_OTLP_ENDPOINT is set (the SDK an optional peer, loaded
-// only then), as the CLI sets it up for run, resume, eval, demo and worker; the run unit's span.
+// Traces: the run unit's span (`skillrl.unit`), parent of rollout's episode spans; no-ops until an
+// OpenTelemetry SDK is registered (@skillrl/cli registers one when OTEL_EXPORTER_OTLP_ENDPOINT is set).
 export {
   ORCHESTRATOR_TRACER_NAME,
-  startTracing,
-  TRACED_COMMANDS,
-  TRACING_PACKAGES,
-  type TracesTarget,
-  type Tracing,
-  type TracingOptions,
-  tracesTarget,
+  traceUnit,
   UNIT_ATTRIBUTES,
-} from './trace/index.js';
+  type UnitIdentity,
+} from './trace/unit-span.js';
 
 // Paired statistics live in @skillrl/core; re-exported under the names they had here.
 export { type PairedDifference, pairedByTask, pairedStats, type TestOutcomes } from '@skillrl/core';
 
 // The skill bank: a run's skill versions with provenance and measured utility; `skillrl skills export|test|diff`.
 export * from './skills/index.js';
+
+// For the CLI (@skillrl/cli): what its commands call beyond the API above — the check pass over a config
+// file or value, the config as read and overridden, where a run goes and moving an earlier one aside, the
+// tasks eval picks, the rollout workers' check and parts, and the importer of optional peers.
+export { type ConfigCheck, checkConfigFile, checkConfigValue } from './components/check-components.js';
+export { importBuiltin, type ModuleNamespace } from './components/import-package.js';
+export { readConfigFile } from './config/load-config.js';
+export { type EvaluationTasks, evaluationTasks } from './evaluate/evaluation-tasks.js';
+export { applyOverrides } from './run/config-overrides.js';
+export { redactUrl } from './run/health/describe-endpoint.js';
+export { moveAside } from './run/move-aside.js';
+export { runDirectoryOf } from './run/open-run.js';
+export { checkWorkers } from './workers/check-workers.js';
+export { loadQueue } from './workers/load-queue.js';
+export { createPartsLoader } from './workers/worker-parts.js';

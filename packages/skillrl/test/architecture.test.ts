@@ -76,16 +76,30 @@ describe('docs/ARCHITECTURE.md, against the code', () => {
     expect(mismatches).toEqual({});
   });
 
-  it('nothing depends on the orchestrator but the meta-package, in manifests and in sources', () => {
+  it('nothing depends on the orchestrator but the CLI and the meta-package, in manifests and in sources', () => {
+    const over = ['skillrl', '@skillrl/cli', '@skillrl/orchestrator'];
     for (const { dir, manifest } of packages) {
-      if (manifest.name === 'skillrl' || manifest.name === '@skillrl/orchestrator') continue;
+      if (over.includes(manifest.name)) continue;
       const named = { ...manifest.dependencies, ...manifest.peerDependencies };
       expect(named['@skillrl/orchestrator'], manifest.name).toBeUndefined();
-      // create-skillrl's sources hold the code it writes into a user's package as strings (a scaffold runs
-      // the orchestrator's CLI as a devDependency): its manifest above is what it imports.
+      // create-skillrl's sources hold the code it writes into a user's package as strings (a scaffold's
+      // `npm run compare` calls the orchestrator's runConfig): its manifest above is what it imports.
       if (manifest.name === 'create-skillrl') continue;
       for (const file of sources(join(root, 'packages', dir, 'src'))) {
         expect(readFileSync(file, 'utf8'), file).not.toMatch(/from ['"]@skillrl\/orchestrator/);
+      }
+    }
+  });
+
+  it('nothing depends on the CLI but the meta-package: the orchestrator never names it (no cycle)', () => {
+    for (const { dir, manifest } of packages) {
+      if (manifest.name === 'skillrl' || manifest.name === '@skillrl/cli') continue;
+      const named = { ...manifest.dependencies, ...manifest.peerDependencies };
+      expect(named['@skillrl/cli'], manifest.name).toBeUndefined();
+      // create-skillrl writes `@skillrl/cli` into a scaffold's devDependencies, as a string.
+      if (manifest.name === 'create-skillrl') continue;
+      for (const file of sources(join(root, 'packages', dir, 'src'))) {
+        expect(readFileSync(file, 'utf8'), file).not.toMatch(/from ['"]@skillrl\/cli/);
       }
     }
   });

@@ -10,9 +10,10 @@ const pkg = createRequire(import.meta.url)(join(here, 'package.json')) as {
 };
 
 describe('skillrl (the batteries-included package)', () => {
-  it('depends on the orchestrator and on every part its configs can name, tfjs included', () => {
+  it('depends on the orchestrator, the CLI and every part its configs can name, tfjs included', () => {
     for (const name of [
       '@skillrl/orchestrator',
+      '@skillrl/cli',
       '@skillrl/export',
       '@skillrl/queue',
       '@skillrl/task-household',
@@ -29,7 +30,7 @@ describe('skillrl (the batteries-included package)', () => {
     }
   });
 
-  it('its bin is the orchestrator CLI', () => {
+  it("its bin is @skillrl/cli's", () => {
     const r = spawnSync(process.execPath, [join(here, pkg.bin.skillrl as string), 'init', 'run', '--list'], {
       encoding: 'utf8',
     });
@@ -37,7 +38,7 @@ describe('skillrl (the batteries-included package)', () => {
     expect(r.stdout).toContain('household-skillc');
   });
 
-  it('re-exports the orchestrator from import and require', async () => {
+  it('re-exports the orchestrator and the CLI from import and require', async () => {
     const esm = await import(join(here, 'index.js'));
     const cjs = createRequire(import.meta.url)(join(here, 'index.cjs'));
     expect(typeof esm.runConfig).toBe('function');
@@ -46,5 +47,8 @@ describe('skillrl (the batteries-included package)', () => {
     // The export for external trainers (@skillrl/export), through the orchestrator's re-exports.
     expect(typeof esm.exportRun).toBe('function');
     expect(typeof cjs.exportRun).toBe('function');
+    // The CLI's (@skillrl/cli), as before it had a package of its own.
+    expect(typeof esm.runCli).toBe('function');
+    expect(typeof cjs.createCli).toBe('function');
   });
 });

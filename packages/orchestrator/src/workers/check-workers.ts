@@ -1,3 +1,4 @@
+import type * as Queue from '@skillrl/queue';
 import type { RunConfig } from '../config/config-types.js';
 import { loadQueue } from './load-queue.js';
 
@@ -8,7 +9,7 @@ export async function checkWorkers(
 ): Promise<{ ok: boolean; message: string }> {
   const workers = config.workers;
   if (!workers) return { ok: true, message: '' };
-  const mod = await loadQueue(configPath);
+  const mod = await loadQueue<typeof Queue>(configPath);
   const check = await mod.checkEpisodeQueue({
     redis: workers.redis,
     ...(workers.queue ? { queue: workers.queue } : {}),

@@ -34,7 +34,7 @@ export function queueEpisodeSource(
   let created: import('@skillrl/queue').EpisodeQueue | undefined;
   const open = () => {
     opened ??= (async () => {
-      const mod = await loadQueue(configPath);
+      const mod = await loadQueue<typeof import('@skillrl/queue')>(configPath);
       const queue = mod.createEpisodeQueue({
         redis: workers.redis,
         ...(workers.queue !== undefined ? { queue: workers.queue } : {}),
@@ -76,7 +76,7 @@ export function queueEpisodeSource(
     const dir = await mkdtemp(join(tmpdir(), 'skillrl-agent-state-'));
     try {
       await persistence.save(ctx.agent, dir);
-      const mod = await loadQueue(configPath);
+      const mod = await loadQueue<typeof import('@skillrl/queue')>(configPath);
       return queue.putBlob(await mod.packDir(dir));
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -1,8 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { InvalidArgumentError } from '@skillrl/core';
-import type { EpisodeBlobs, EpisodeParts } from '@skillrl/queue';
+import { type Agent, InvalidArgumentError, type TaskAdapter } from '@skillrl/core';
 import { parseConfig } from '../config/load-config.js';
 import { setupBasics } from '../run/setup-run.js';
 import type { WorkerContext } from './queue-episode-source.js';
@@ -10,12 +9,14 @@ import type { WorkerContext } from './queue-episode-source.js';
 /**
  * A worker's parts for a run, built the way the session builds them (`setupBasics`: the same seeds, the
  * same registry and packages, resolved from `folder`), then the agent's state from the job, if any. API keys
- * come from this process's environment, by the names the config gives.
+ * come from this process's environment, by the names the config gives. The shapes are @skillrl/queue's
+ * `EpisodeBlobs` and `EpisodeParts` (`startRolloutWorker`'s `load`), declared here without naming that
+ * optional peer.
  */
 export function createPartsLoader(
   folder: string,
   unpackDir: (data: Buffer, dir: string) => Promise<void>,
-): (blobs: EpisodeBlobs) => Promise<EpisodeParts> {
+): (blobs: { context: Buffer; state?: Buffer }) => Promise<{ adapter: TaskAdapter; agent: Agent }> {
   const configPath = join(folder, 'skillrl.config');
   return async ({ context, state }) => {
     const parsed = JSON.parse(context.toString('utf8')) as WorkerContext;
