@@ -2,8 +2,8 @@
 // with npm into fresh folders outside the repository, and proves that they work there:
 //   - every tarball holds what its package.json `files` lists (LICENSE, CHANGELOG.md, ...), no `workspace:`
 //     range, and a README without links into the repository;
-//   - @skillrl/orchestrator with only its own @skillrl dependencies installs no @tensorflow package, and an
-//     LLM-only Skill-R1 run (household, the LLM agent and editor, against the testkit's fake server) works
+//   - @skillrl/cli (the `skillrl` bin) with only its own @skillrl dependencies, the orchestrator among them,
+//     installs no @tensorflow package, and an LLM-only Skill-R1 run (household, the LLM agent and editor, against the testkit's fake server) works
 //     with no tfjs installed, and so does an LLM-only SKILLC run asking for token ids, exported as verl rows;
 //   - on that lean install (with task-qa, task-shop, verifiers and skill-generator added), every lean package's
 //     root (and skill-generator's ./llm-editor) loads with require() and import(), and each lean package's
@@ -360,9 +360,9 @@ await check(
   },
 );
 
-// 2. Lean: the orchestrator with only its own @skillrl dependencies.
+// 2. Lean: the CLI with only its own @skillrl dependencies (the orchestrator among them).
 const lean = join(work, 'lean');
-const leanNames = skillrlClosure(['@skillrl/orchestrator']);
+const leanNames = skillrlClosure(['@skillrl/cli']);
 const leanOk = await check(`lean install: ${leanNames.join(' ')} has no @tensorflow`, () => {
   npmInstall(
     lean,
@@ -373,8 +373,11 @@ const leanOk = await check(`lean install: ${leanNames.join(' ')} has no @tensorf
     () =>
       `node_modules/@tensorflow exists: ${readdirSync(join(lean, 'node_modules/@tensorflow')).join(', ')}`,
   );
-  run('node', ['-e', "require('@skillrl/orchestrator')"], { cwd: lean });
-  run('node', ['--input-type=module', '-e', "await import('@skillrl/orchestrator')"], { cwd: lean });
+  for (const name of ['@skillrl/orchestrator', '@skillrl/cli']) {
+    run('node', ['-e', `require('${name}')`], { cwd: lean });
+    run('node', ['--input-type=module', '-e', `await import('${name}')`], { cwd: lean });
+  }
+  assert(existsSync(join(lean, 'node_modules', '.bin', 'skillrl')), 'no node_modules/.bin/skillrl');
   return `node_modules ${sizeOf(lean)}`;
 });
 
@@ -891,8 +894,8 @@ if (fullOk) {
         const wanted = { ...listed.dependencies, ...listed.devDependencies };
         const ours = Object.keys(wanted).filter((n) => n.startsWith('@skillrl/'));
         assert(
-          ours.includes('@skillrl/orchestrator'),
-          'the package does not list @skillrl/orchestrator, which npx skillrl needs',
+          ours.includes('@skillrl/cli'),
+          'the package does not list @skillrl/cli, which npx skillrl needs',
         );
         // The ranges this create-skillrl was built with are this release's: the tarballs satisfy them.
         for (const name of ours) {
@@ -967,7 +970,7 @@ if (fullOk) {
       const next = /^next: (.*)$/m.exec(out)?.[1] ?? '';
       const [install, checkStep, runStep] = next.split(' && ');
       assert(
-        install === 'npm install @skillrl/orchestrator @skillrl/task-household @skillrl/policy-tfjs' &&
+        install === 'npm install @skillrl/cli @skillrl/task-household @skillrl/policy-tfjs' &&
           checkStep === 'npx skillrl check skillc.yaml' &&
           runStep === 'npx skillrl run skillc.yaml',
         `next: ${next}`,

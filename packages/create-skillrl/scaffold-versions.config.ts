@@ -10,6 +10,7 @@ export const scaffoldVersionsDefine = {
     testkit: version('../testkit/package.json'),
     rollout: version('../rollout/package.json'),
     orchestrator: version('../orchestrator/package.json'),
+    cli: version('../cli/package.json'),
     taskHousehold: version('../task-household/package.json'),
     createSkillrl: version('package.json'),
   }),

@@ -12,9 +12,9 @@ export function adapterScaffold(name: string): Record<string, string> {
   const id = shortName(name);
   return {
     // The conformance suite plays episodes through @skillrl/rollout's runner, as real runs do.
-    // The orchestrator gives \`npx skillrl run run.yaml\` its CLI (the lean one, not the batteries package).
+    // @skillrl/cli gives \`npx skillrl run run.yaml\` its CLI (the lean one, not the batteries package).
     ...packageFiles(name, `A skillrl task adapter: ${id}.`, ['task-adapter'], {
-      '@skillrl/orchestrator': SCAFFOLD_VERSIONS.orchestrator,
+      '@skillrl/cli': SCAFFOLD_VERSIONS.cli,
       '@skillrl/rollout': SCAFFOLD_VERSIONS.rollout,
     }),
     'src/index.ts': `/** ${name} — a skillrl task adapter. The default export is the adapter; the factory takes options. */
@@ -152,7 +152,7 @@ describe(${JSON.stringify(id)}, () => {
     'run.yaml': `# A short offline run of this adapter: the random baseline agent, two SKILLC steps, no in-process
 # training (trainer "external": the rollouts and advantages are on disk for \`skillrl export\`).
 #
-#   npm run build && npx skillrl run run.yaml    # the CLI is @skillrl/orchestrator, a devDependency
+#   npm run build && npx skillrl run run.yaml    # the CLI is @skillrl/cli, a devDependency
 method: internalize
 seed: 1
 name: ${id}-smoke
@@ -181,7 +181,7 @@ adapter conformance suite.
 npm install
 npm test            # the conformance suite and this adapter's own tests
 npm run build       # dist/: ESM, CommonJS and types
-npx skillrl run run.yaml   # a short run (the CLI: @skillrl/orchestrator, a devDependency)
+npx skillrl run run.yaml   # a short run (the CLI: @skillrl/cli, a devDependency)
 \`\`\`
 
 A run config names it by path (\`adapter: { package: "./path/to/${id}" }\`) or, once installed, by package

@@ -4,7 +4,7 @@ import { ScaffoldError } from './scaffold-error.js';
  * The names @skillrl/advantage registers its built-in estimators under (verl's snake_case spellings
  * included). A package cannot register its estimator under one of them (`skillrl run` refuses to replace a
  * built-in), so an estimator scaffold named like one would write next steps that fail at `run`. Listed here
- * because this package depends on nothing of skillrl's; the orchestrator's tests compare the list with the
+ * because this package depends on nothing of skillrl's; @skillrl/cli's tests compare the list with the
  * registry, so a new built-in that is missing here fails there.
  */
 export const BUILTIN_ESTIMATOR_NAMES: readonly string[] = [

@@ -107,7 +107,7 @@ describe('create-skillrl run <file> --template <name>', () => {
     const r = await create(['run', file, '--template', 'household-skillc']);
     expect(r.code, r.err).toBe(0);
     expect(r.out).toMatch(
-      /\nnext: npm install @skillrl\/orchestrator @skillrl\/task-household @skillrl\/policy-tfjs && npx skillrl check \S*skillc\.yaml && npx skillrl run \S*skillc\.yaml$/,
+      /\nnext: npm install @skillrl\/cli @skillrl\/task-household @skillrl\/policy-tfjs && npx skillrl check \S*skillc\.yaml && npx skillrl run \S*skillc\.yaml$/,
     );
     expect(readFileSync(file, 'utf8')).toContain('name: household-skillc');
     const gaia = await create(['run', join(dir, 'gaia.yaml'), '--template', 'gaia-openai', '--json']);

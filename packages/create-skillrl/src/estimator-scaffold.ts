@@ -12,13 +12,14 @@ import { shortName } from './write-scaffold.js';
 export function estimatorScaffold(name: string): Record<string, string> {
   const id = shortName(name);
   return {
-    // What \`npx skillrl run run.yaml\` and \`npm run compare\` use: the orchestrator (its CLI and runConfig)
+    // What \`npx skillrl run run.yaml\` and \`npm run compare\` use: the CLI, the orchestrator (runConfig)
     // and the household tasks (the noisy expert reads household's planner too).
     ...packageFiles(
       name,
       `A skillrl advantage estimator: ${id}.`,
       ['advantage-estimator'],
       {
+        '@skillrl/cli': SCAFFOLD_VERSIONS.cli,
         '@skillrl/orchestrator': SCAFFOLD_VERSIONS.orchestrator,
         '@skillrl/task-household': SCAFFOLD_VERSIONS.taskHousehold,
       },
@@ -95,8 +96,8 @@ describe(${JSON.stringify(id)}, () => {
 # that follows household's expert plan but acts at random half the time (so the rewards of a group differ and
 # advantages are not all 0), two steps, no in-process training (trainer "external").
 #
-#   npm run build && npx skillrl run run.yaml    # the CLI (@skillrl/orchestrator) and @skillrl/task-household
-#                                                # are devDependencies
+#   npm run build && npx skillrl run run.yaml    # the CLI (@skillrl/cli) and @skillrl/task-household are
+#                                                # devDependencies
 #   npm run compare                              # this run with grpo's advantages beside this estimator's
 method: internalize
 seed: 1
@@ -129,7 +130,7 @@ tests run \`@skillrl/testkit\`'s estimator conformance suite.
 npm install
 npm test            # the conformance suite and golden values
 npm run build       # dist/: ESM, CommonJS and types
-npx skillrl run run.yaml   # a short run (@skillrl/orchestrator and task-household are devDependencies)
+npx skillrl run run.yaml   # a short run (@skillrl/cli and task-household are devDependencies)
 npm run compare     # the same run with grpo: the advantages each gave the same rollouts, side by side
 \`\`\`
 

@@ -5,7 +5,7 @@ export type ScaffoldKind = 'adapter' | 'estimator';
 
 /**
  * The commands a scaffold's README lists and the CLI prints, in the scaffold's folder, in order. Each runs
- * as printed: the scaffold's package.json lists what they use (the orchestrator for `npx skillrl`).
+ * as printed: the scaffold's package.json lists what they use (@skillrl/cli for `npx skillrl`).
  */
 export const SCAFFOLD_STEPS: Readonly<Record<ScaffoldKind, readonly string[]>> = {
   adapter: ['npm install', 'npm test', 'npm run build', 'npx skillrl run run.yaml'],
@@ -23,13 +23,13 @@ export function scaffoldNextSteps(kind: ScaffoldKind, dir: string): string {
 }
 
 /**
- * One line to paste after `create-skillrl run`: install the CLI (@skillrl/orchestrator, not the batteries
+ * One line to paste after `create-skillrl run`: install the CLI (@skillrl/cli, not the batteries
  * `skillrl` package) and what the config names, then check and run it.
  */
 export function runNextSteps(template: RunTemplate, file: string): string {
   const path = shellPath(file);
   return [
-    `npm install @skillrl/orchestrator ${template.needs.join(' ')}`,
+    `npm install @skillrl/cli ${template.needs.join(' ')}`,
     `npx skillrl check ${path}`,
     `npx skillrl run ${path}`,
   ].join(' && ');

@@ -56,7 +56,7 @@ describe('the shipped run configs', () => {
       if (/apiKeyEnv/.test(text)) expect(t.env, t.name).toEqual(['OPENAI_API_KEY']);
     }
     expect(runNextSteps(findTemplate('household-skillc'), 'skillc.yaml')).toBe(
-      'npm install @skillrl/orchestrator @skillrl/task-household @skillrl/policy-tfjs && npx skillrl check skillc.yaml && npx skillrl run skillc.yaml',
+      'npm install @skillrl/cli @skillrl/task-household @skillrl/policy-tfjs && npx skillrl check skillc.yaml && npx skillrl run skillc.yaml',
     );
   });
 

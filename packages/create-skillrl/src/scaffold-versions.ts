@@ -9,6 +9,7 @@ declare const __SKILLRL_SCAFFOLD_VERSIONS__:
       testkit: string;
       rollout: string;
       orchestrator: string;
+      cli: string;
       taskHousehold: string;
       createSkillrl: string;
     }
@@ -22,6 +23,7 @@ export const SCAFFOLD_VERSIONS = {
   testkit: `^${built?.testkit ?? '0.1.0'}`,
   rollout: `^${built?.rollout ?? '0.1.0'}`,
   orchestrator: `^${built?.orchestrator ?? '0.1.0'}`,
+  cli: `^${built?.cli ?? '0.1.0'}`,
   taskHousehold: `^${built?.taskHousehold ?? '0.1.0'}`,
 };
 

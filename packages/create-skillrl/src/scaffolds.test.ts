@@ -37,8 +37,8 @@ describe('the scaffolds: standalone packages with next steps that run as printed
     });
 
     it(`${kind}: the package lists what each printed step uses; the README shows the same steps`, () => {
-      // `npx skillrl` is the orchestrator's CLI (the lean one), never the batteries `skillrl` package.
-      expect(pkg.devDependencies['@skillrl/orchestrator']).toBe(SCAFFOLD_VERSIONS.orchestrator);
+      // `npx skillrl` is @skillrl/cli's (the lean one), never the batteries `skillrl` package.
+      expect(pkg.devDependencies['@skillrl/cli']).toBe(SCAFFOLD_VERSIONS.cli);
       expect(pkg.devDependencies.skillrl).toBeUndefined();
       for (const step of SCAFFOLD_STEPS[kind]) {
         const script = /^npm (?:run )?(\w+)$/.exec(step)?.[1];
@@ -48,6 +48,13 @@ describe('the scaffolds: standalone packages with next steps that run as printed
       for (const [, file] of (files['run.yaml'] as string).matchAll(/package: "\.\/([^"]+)"/g)) {
         expect(files[file as string], file).toBeDefined();
       }
+      // `npm run compare` calls the orchestrator's runConfig: listed only where a file imports it.
+      const importsOrchestrator = Object.values(files).some((f) =>
+        f.includes("from '@skillrl/orchestrator'"),
+      );
+      expect(pkg.devDependencies['@skillrl/orchestrator']).toBe(
+        importsOrchestrator ? SCAFFOLD_VERSIONS.orchestrator : undefined,
+      );
       if (/^adapter: household/m.test(files['run.yaml'] as string)) {
         expect(pkg.devDependencies['@skillrl/task-household']).toBe(SCAFFOLD_VERSIONS.taskHousehold);
       }

@@ -12,6 +12,7 @@ const EMBEDDED = [
   '@skillrl/testkit',
   '@skillrl/rollout',
   '@skillrl/orchestrator',
+  '@skillrl/cli',
   '@skillrl/task-household',
 ];
 
@@ -29,11 +30,14 @@ function pendingReleases(): Map<string, string[]> {
 
 function releasedBy(changeset: string): string[] {
   const front = /^---\n([\s\S]*?)\n---/.exec(changeset)?.[1] ?? '';
-  return [...front.matchAll(/^\s*"?([^":]+)"?\s*:\s*(major|minor|patch)\s*$/gm)].map((m) => m[1] as string);
+  // Names as YAML writes keys: bare, "double" or 'single' quoted.
+  return [...front.matchAll(/^\s*["']?([^"':]+)["']?\s*:\s*(major|minor|patch)\s*$/gm)].map(
+    (m) => m[1] as string,
+  );
 }
 
 describe('create-skillrl is released with the packages whose versions it embeds', () => {
-  it('a pending release of core, testkit, rollout, orchestrator or task-household includes create-skillrl', () => {
+  it('a pending release of core, testkit, rollout, orchestrator, cli or task-household includes create-skillrl', () => {
     const releases = pendingReleases();
     const all = new Set([...releases.values()].flat());
     const embedded = EMBEDDED.filter((name) => all.has(name));
@@ -48,6 +52,7 @@ describe('create-skillrl is released with the packages whose versions it embeds'
   it('reads a changeset the way changesets writes one (so the rule above can fail)', () => {
     const text = '---\n"@skillrl/core": minor\n"create-skillrl": patch\n---\n\nA sentence: with a colon.\n';
     expect(releasedBy(text)).toEqual(['@skillrl/core', 'create-skillrl']);
+    expect(releasedBy("---\n'@skillrl/cli': minor\n---\n")).toEqual(['@skillrl/cli']);
     expect(releasedBy('no frontmatter')).toEqual([]);
     for (const names of pendingReleases().values())
       for (const name of names) expect(name).toMatch(/^(@skillrl\/)?[a-z-]+$/);
