@@ -140,7 +140,7 @@ async function acting(name: string, adapter: TaskAdapter, vocabulary: Vocabulary
   });
 }
 
-// The trainer settings of the paper runs (orchestrator/bench/paper.mjs): what a training run spends its time on.
+// The trainer settings of the paper runs (cli/bench/paper.mjs): what a training run spends its time on.
 const TRAINER = {
   lr: 0.02,
   miniBatches: 4,
