@@ -424,7 +424,7 @@ export function writeEvolveRun(dir, options = {}) {
     }
   }
   emit({ type: 'run:end', status: 'completed', metrics: { generations } });
-  store.writeFile('bank.jsonl', bank.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  store.writeFile('bank.jsonl', `${bank.map((r) => JSON.stringify(r)).join('\n')}\n`);
   store.close();
 }
 
