@@ -730,6 +730,36 @@ if (fullOk) {
     );
   });
 
+  // The page's files travel in the tarball (public/) and its libraries' browser builds are found in the
+  // installed dependencies: the app, Chart.js, TanStack Virtual and the runs API, served from the install.
+  await check(
+    '@skillrl/serve as installed: its page, its libraries and the runs API (ESM and require)',
+    () => {
+      const dir = join(full, 'serve-check');
+      mkdirSync(join(dir, 'runs'), { recursive: true });
+      const script = join(dir, 'check.mjs');
+      writeFileSync(
+        script,
+        `import { createRequire } from 'node:module';
+import { startServe } from '@skillrl/serve';
+const s = await startServe({ dir: ${JSON.stringify(join(dir, 'runs'))} });
+try {
+  for (const p of ['', 'assets/app.js', 'vendor/chart.umd.min.js', 'vendor/virtual-core/index.js', 'api/runs']) {
+    const r = await fetch(s.url + p);
+    if (r.status !== 200) throw new Error(p + ': ' + r.status);
+  }
+} finally {
+  await s.close();
+}
+const cjs = createRequire(import.meta.url)('@skillrl/serve');
+if (typeof cjs.startServe !== 'function') throw new Error('require() gave no startServe');
+`,
+      );
+      run('node', [script], { cwd: full });
+      return 'page, Chart.js, TanStack Virtual and /api/runs served from the installed tarball';
+    },
+  );
+
   const server = await fakeServer(full, sortingReply);
   try {
     const sorting = [

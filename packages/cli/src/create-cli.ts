@@ -12,6 +12,7 @@ import { addReportCommand } from './commands/report-command.js';
 import { addResumeCommand } from './commands/resume-command.js';
 import { addRunCommand } from './commands/run-command.js';
 import { addSchemaCommand } from './commands/schema-command.js';
+import { addServeCommand } from './commands/serve-command.js';
 import { addSkillsCommand } from './commands/skills-command.js';
 import { addValidateSkillCommand } from './commands/validate-skill-command.js';
 import { addWorkerCommand } from './commands/worker-command.js';
@@ -41,6 +42,7 @@ export function createCli(io: CliIo = defaultIo): Command {
   addExportCommand(program, io, withErrors);
   addDemoCommand(program, io, withErrors);
   addReportCommand(program, io, withErrors);
+  addServeCommand(program, io, withErrors);
   addSkillsCommand(program, io, withErrors);
   addValidateSkillCommand(program, io, withErrors);
   addCheckCommand(program, io, withErrors);

@@ -164,9 +164,11 @@ describe('skillrl CLI', () => {
     );
     // The summary follows the units, and the last line is the command that shows what the demo did.
     expect(lines.findIndex((line) => line.startsWith('SKILLC (internalize): '))).toBe(units.length);
-    expect(lines.at(-1)).toBe(
+    expect(lines.at(-2)).toBe(
       `next: skillrl report ${join(out, 'demo-internalize')}   # rebuilds its report.html and prints the path; the same for ${join(out, 'demo-control')} and ${join(out, 'demo-evolve')}`,
     );
+    // Then the command that shows the three runs live in a browser (issue 37).
+    expect(lines.at(-1)?.startsWith(`watch: skillrl serve ${out}   # `)).toBe(true);
   }, 120_000);
 
   it('run --set changes the config before running: the GRPO control of a SKILLC config', async () => {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { CliExit } from '../cli-exit.js';
 import type { CliIo, WithErrors } from '../cli-io.js';
-import { demoNextLine, demoUnitLine } from '../demo/demo-unit-line.js';
+import { demoNextLine, demoServeLine, demoUnitLine } from '../demo/demo-unit-line.js';
 import { runDemo } from '../demo/run-demo.js';
 import { interruptSignal } from '../interrupt-signal.js';
 import { createProgressDisplay } from '../progress-bar.js';
@@ -56,6 +56,7 @@ export function addDemoCommand(program: Command, io: CliIo, withErrors: WithErro
             io.out(`  report: ${run.report}`);
           }
           io.out(demoNextLine(runs.map((run) => run.dir)));
+          io.out(demoServeLine(opts.out));
         } finally {
           bar.stop();
           interrupt.dispose();

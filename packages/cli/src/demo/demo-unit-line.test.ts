@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { demoNextLine, demoUnitLabel, demoUnitLine } from './demo-unit-line.js';
+import { demoNextLine, demoServeLine, demoUnitLabel, demoUnitLine } from './demo-unit-line.js';
 
 describe("the demo's lines when its output is not a terminal", () => {
   it('names the unit a checkpoint closes: a step of internalize, a generation of evolve (0 is s0)', () => {
@@ -23,5 +23,12 @@ describe("the demo's lines when its output is not a terminal", () => {
     expect(demoNextLine(['/w/runs/demo/a', '/w/runs/demo/b', '/elsewhere/c'], '/w')).toBe(
       'next: skillrl report runs/demo/a   # rebuilds its report.html and prints the path; the same for runs/demo/b and /elsewhere/c',
     );
+  });
+});
+
+describe('demoServeLine', () => {
+  it('names the runs folder as typed under the working directory, absolute elsewhere', () => {
+    expect(demoServeLine('runs/demo', '/w')).toMatch(/^watch: skillrl serve runs\/demo {3}# /);
+    expect(demoServeLine('/elsewhere/demo', '/w')).toMatch(/^watch: skillrl serve \/elsewhere\/demo /);
   });
 });

@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 
 /** Which of the demo's runs: SKILLC, its GRPO control (same protocol, no skills), Skill-R1. */
 export type DemoRole = 'skillc' | 'grpo-control' | 'skill-r1';
@@ -53,4 +53,15 @@ export function demoNextLine(dirs: readonly string[], cwd = process.cwd()): stri
   });
   const [first, ...others] = shown;
   return `next: skillrl report ${first}   # rebuilds its report.html and prints the path${others.length ? `; the same for ${others.join(' and ')}` : ''}`;
+}
+
+/**
+ * The demo's last line: the `skillrl serve` command that shows what it just did (the three runs side by side,
+ * their charts, the SKILLC run against its control paired by task, every trajectory), `out` as typed when
+ * it is under the working directory.
+ */
+export function demoServeLine(out: string, cwd = process.cwd()): string {
+  const rel = relative(cwd, resolve(cwd, out));
+  const shown = rel && !rel.startsWith('..') ? rel : resolve(cwd, out);
+  return `watch: skillrl serve ${shown}   # a local web app: the runs, their charts, SKILLC against its control, skills, trajectories`;
 }
