@@ -10,7 +10,7 @@
 //
 //   pnpm --filter @skillrl/serve bench                      # 100 runs, 100k rollouts, 20 s of streaming
 //   node --expose-gc bench/serve.mjs --stream-minutes 10    # the 10-minute memory figure
-//   options: --runs N --rollouts N --stream-seconds S --keep
+//   options: --runs N --rollouts N --stream-seconds S --charts-only (no trajectory list open) --keep
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,6 +29,9 @@ const STREAM_SECONDS = args.includes('--stream-minutes')
   ? option('stream-minutes', 10) * 60
   : option('stream-seconds', 20);
 const KEEP = args.includes('--keep');
+// Watch the streaming run as its run page does (charts, health, the live stream) without opening its
+// trajectory list: what a page holds per rollout is then nothing.
+const CHARTS_ONLY = args.includes('--charts-only');
 const here = fileURLToPath(new URL('.', import.meta.url));
 const { startServe } = await import(join(here, '..', 'dist', 'index.js'));
 
@@ -228,6 +231,10 @@ try {
     await new Promise((res) => setTimeout(res, 1000));
     if (!existsSync(liveDir)) continue;
     await (await fetch(`${serve.url}api/run?run=streaming`)).json();
+    if (CHARTS_ONLY) {
+      sample();
+      continue;
+    }
     const page = await (await fetch(`${serve.url}api/rollouts?run=streaming&limit=100`)).json();
     const any = page.rows.at(-1);
     if (any)
@@ -245,7 +252,7 @@ try {
   const streamed = detail.summary.rollouts;
   const mid = samples[Math.floor(samples.length / 2)];
   rows.push(
-    `| memory while a run streams for ${STREAM_SECONDS} s (${stepsWritten} steps, ${streamed} rollouts, ${messages} live messages) | flat | RSS ${mib(first.rss).toFixed(0)} → ${mib(mid.rss).toFixed(0)} → ${mib(last.rss).toFixed(0)} MiB (max ${mib(Math.max(...samples.map((s) => s.rss))).toFixed(0)}); heap after GC ${mib(first.heap).toFixed(1)} → ${mib(mid.heap).toFixed(1)} → ${mib(last.heap).toFixed(1)} MiB | heap +${((((last.heap - first.heap) / Math.max(1, streamed)) * 1e4) / (1 << 20)).toFixed(2)} MiB per 10k rollouts streamed (the trajectory list's row and index per rollout) |`,
+    `| memory while a run streams for ${STREAM_SECONDS} s, watched ${CHARTS_ONLY ? 'through its run page only' : 'with its trajectory list open'} (${stepsWritten} steps, ${streamed} rollouts, ${messages} live messages) | flat | RSS ${mib(first.rss).toFixed(0)} → ${mib(mid.rss).toFixed(0)} → ${mib(last.rss).toFixed(0)} MiB (max ${mib(Math.max(...samples.map((s) => s.rss))).toFixed(0)}); heap after GC ${mib(first.heap).toFixed(1)} → ${mib(mid.heap).toFixed(1)} → ${mib(last.heap).toFixed(1)} MiB | heap +${((((last.heap - first.heap) / Math.max(1, streamed)) * 1e4) / (1 << 20)).toFixed(2)} MiB per 10k rollouts streamed${CHARTS_ONLY ? '' : " (the trajectory list's row and index per rollout)"} |`,
   );
 
   console.log(
