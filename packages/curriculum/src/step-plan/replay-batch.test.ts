@@ -83,7 +83,7 @@ describe('replaySkillcUpdates', () => {
       completed: 3,
       stepRecord: (t) => records[t],
       trajectory,
-      update: async (batch) => seen.push(batch.advantages),
+      update: async (batch) => seen.push(Array.from(batch.advantages)),
     });
     expect(updates).toBe(2);
     expect(seen).toEqual([[1], [-1]]);
