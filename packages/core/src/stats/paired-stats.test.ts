@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pairedBootstrap, pairedDifference, tCdf, tInterval, tQuantile, verdict } from './paired-stats.js';
+import {
+  binomialSe,
+  hierarchicalBootstrap,
+  pairByTask,
+  pairedBootstrap,
+  pairedDifference,
+  tCdf,
+  tInterval,
+  tQuantile,
+  verdict,
+} from './paired-stats.js';
 
 const bySeed = (xs: readonly number[]) => xs.map((x, i) => [i + 1, x] as const);
 
@@ -102,5 +112,75 @@ describe('pairedStats', () => {
       }),
       { numRuns: 50 },
     );
+  });
+});
+
+describe('pairByTask and hierarchicalBootstrap', () => {
+  it('pairs tasks within shared seeds only, in a fixed order (golden)', () => {
+    const a: [number, Record<string, number>][] = [
+      [2, { t1: 1, t2: 0, t3: 1 }],
+      [1, { t1: 1, t2: 1 }],
+      [9, { t1: 1 }],
+    ];
+    const b: [number, Record<string, number>][] = [
+      [1, { t1: 0, t2: 1, t9: 1 }],
+      [2, { t1: 1, t2: 1, t3: 0 }],
+    ];
+    expect(pairByTask(a, b)).toEqual({
+      seeds: [1, 2],
+      differences: [
+        [1, 0],
+        [0, -1, 1],
+      ],
+    });
+  });
+
+  it('gives the mean of the seeds’ mean differences, and an interval around it (golden point, seeded)', () => {
+    // Seed means: (1 + 0) / 2 = 0.5 and (0 − 1 + 1) / 3 = 0; their mean 0.25.
+    const a = new Map<number, Record<string, number>>([
+      [1, { t1: 1, t2: 1 }],
+      [2, { t1: 1, t2: 0, t3: 1 }],
+    ]);
+    const b = new Map<number, Record<string, number>>([
+      [1, { t1: 0, t2: 1 }],
+      [2, { t1: 1, t2: 1, t3: 0 }],
+    ]);
+    const r = hierarchicalBootstrap(a, b, { resamples: 500, seed: 3 });
+    expect(r).toMatchObject({ seeds: 2, tasks: 5 });
+    expect(r.mean).toBeCloseTo(0.25, 12);
+    expect(r.lo).toBeLessThanOrEqual(r.mean);
+    expect(r.hi).toBeGreaterThanOrEqual(r.mean);
+    expect(hierarchicalBootstrap(a, b, { resamples: 500, seed: 3 })).toEqual(r);
+    expect(hierarchicalBootstrap(new Map([[1, { t: 1 }]]), new Map([[1, { t: 0 }]])).lo).toBeNaN();
+  });
+
+  it('stays within the range of the per-task differences, seeded and repeatable (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.array(fc.integer({ min: 0, max: 1 }), { minLength: 4, maxLength: 12 }), {
+          minLength: 3,
+          maxLength: 6,
+        }),
+        fc.integer({ min: 1, max: 1000 }),
+        (rows, seed) => {
+          const a = rows.map((r, s) => [s, Object.fromEntries(r.map((x, i) => [`t${i}`, x]))] as const);
+          const b = rows.map((r, s) => [s, Object.fromEntries(r.map((_, i) => [`t${i}`, 0]))] as const);
+          const h = hierarchicalBootstrap(a, b, { resamples: 200, seed });
+          expect(h.lo).toBeGreaterThanOrEqual(0);
+          expect(h.hi).toBeLessThanOrEqual(1);
+          expect(h.lo).toBeLessThanOrEqual(h.hi);
+        },
+      ),
+      { numRuns: 30 },
+    );
+  });
+});
+
+describe('binomialSe', () => {
+  it('is √(p(1 − p)/n) (golden: 120 tasks at 55 % → 4.54 points; 600 → 2.03)', () => {
+    expect(binomialSe(0.55, 120)).toBeCloseTo(0.045415, 5);
+    expect(binomialSe(0.55, 600)).toBeCloseTo(0.02031, 5);
+    expect(binomialSe(0, 10)).toBe(0);
+    expect(binomialSe(0.5, 0)).toBeNaN();
   });
 });

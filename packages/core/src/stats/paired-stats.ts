@@ -193,3 +193,86 @@ export function pairedBootstrap(
   const alpha = (1 - level) / 2;
   return { n, mean: mean(differences), lo: at(alpha), hi: at(1 - alpha) };
 }
+
+/** One seed's outcomes per task (task id → success, 0..1): a run's held-out test without skills. */
+export type TaskOutcomes = Map<string, number> | Readonly<Record<string, number>>;
+/** Seed → that seed's task outcomes. */
+export type SeededTaskOutcomes = Map<number, TaskOutcomes> | readonly (readonly [number, TaskOutcomes])[];
+
+const entriesOf = (o: TaskOutcomes): [string, number][] =>
+  o instanceof Map ? [...o] : (Object.entries(o) as [string, number][]);
+
+/**
+ * The pairs of two methods' outcomes on the same tasks of the same seeds (same seed = same test tasks): per
+ * shared seed, the per-task differences a − b on the tasks both scored (finite), seeds in ascending order.
+ */
+export function pairByTask(
+  a: SeededTaskOutcomes,
+  b: SeededTaskOutcomes,
+): { seeds: number[]; differences: number[][] } {
+  const right = new Map(b as Iterable<[number, TaskOutcomes]>);
+  const seeds: number[] = [];
+  const differences: number[][] = [];
+  for (const [seed, outcomes] of [...new Map(a as Iterable<[number, TaskOutcomes]>)].sort(
+    (p, q) => p[0] - q[0],
+  )) {
+    const other = right.get(seed);
+    if (other === undefined) continue;
+    const y = new Map(entriesOf(other));
+    const d: number[] = [];
+    for (const [task, x] of entriesOf(outcomes).sort((p, q) => (p[0] < q[0] ? -1 : p[0] > q[0] ? 1 : 0))) {
+      const v = y.get(task);
+      if (Number.isFinite(x) && v !== undefined && Number.isFinite(v)) d.push(x - v);
+    }
+    if (d.length === 0) continue;
+    seeds.push(seed);
+    differences.push(d);
+  }
+  return { seeds, differences };
+}
+
+/**
+ * Percentile interval of the mean paired difference a − b by a two-level (hierarchical) bootstrap: seeds are
+ * resampled with replacement, then, within each drawn seed, its tasks (a task's pair kept together). Both
+ * sources of noise a bench table has — which seeds were run (training), and which tasks each was tested on
+ * (measurement) — enter the interval, where the t interval over seed means sees the second only through the
+ * first. The point estimate is the mean over seeds of each seed's mean difference.
+ */
+export function hierarchicalBootstrap(
+  a: SeededTaskOutcomes,
+  b: SeededTaskOutcomes,
+  { level = 0.95, resamples = 2000, seed = 1 }: { level?: number; resamples?: number; seed?: number } = {},
+): { seeds: number; tasks: number; mean: number; lo: number; hi: number } {
+  const { differences } = pairByTask(a, b);
+  const n = differences.length;
+  const tasks = differences.reduce((s, d) => s + d.length, 0);
+  const point = mean(differences.map((d) => mean(d)));
+  if (n < 2) return { seeds: n, tasks, mean: point, lo: Number.NaN, hi: Number.NaN };
+  const rng = createRng(seed);
+  const means = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) {
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      const d = differences[Math.floor(rng.float() * n)] as number[];
+      let sum = 0;
+      for (let j = 0; j < d.length; j++) sum += d[Math.floor(rng.float() * d.length)] as number;
+      total += sum / d.length;
+    }
+    means[r] = total / n;
+  }
+  means.sort();
+  const at = (q: number) =>
+    means[Math.min(resamples - 1, Math.max(0, Math.round(q * (resamples - 1))))] as number;
+  const alpha = (1 - level) / 2;
+  return { seeds: n, tasks, mean: point, lo: at(alpha), hi: at(1 - alpha) };
+}
+
+/**
+ * The binomial standard error of a success rate p measured on n independent tasks, √(p(1 − p)/n): the noise a
+ * single held-out test adds on its own, whatever the seed. NaN for n < 1.
+ */
+export function binomialSe(p: number, n: number): number {
+  if (!(n >= 1) || !Number.isFinite(p)) return Number.NaN;
+  const q = Math.min(1, Math.max(0, p));
+  return Math.sqrt((q * (1 - q)) / n);
+}
