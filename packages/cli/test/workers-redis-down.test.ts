@@ -197,7 +197,9 @@ describe('skillrl run with workers when Redis cannot be reached', () => {
     expect(result.err).toContain(`then \`skillrl resume ${runDir}\``);
     expect(events(runDir).at(-1)).toMatchObject({ type: 'run:end', status: 'failed' });
     expect(result.ms).toBeGreaterThanOrEqual(2000);
-    expect(result.ms).toBeLessThan(8000);
+    // Typically about 2.4 s (connectTimeoutMs 2000 and the CLI's exit); the bound is 5× that: it hung for good
+    // before, and the test is about "within seconds", not about how fast.
+    expect(result.ms).toBeLessThan(12_000);
     console.log(`Redis killed mid-run: exit 3 ${result.ms} ms after the kill (connectTimeoutMs 2000)`);
 
     // A worker whose Redis is gone: it said so once (no ECONNREFUSED four times a second), and SIGTERM
