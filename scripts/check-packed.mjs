@@ -2,7 +2,7 @@
 // with npm into fresh folders outside the repository, and proves that they work there:
 //   - every tarball holds what its package.json `files` lists (LICENSE, CHANGELOG.md, ...), no `workspace:`
 //     range, and a README without links into the repository;
-//   - @skillrl/cli (the `skillrl` bin) with only its own @skillrl dependencies, the orchestrator among them,
+//   - @skillrl/cli (the `skillrl` bin) with only its own @skillrl dependencies, the orchestrator and eval among them,
 //     installs no @tensorflow package, and an LLM-only Skill-R1 run (household, the LLM agent and editor, against the testkit's fake server) works
 //     with no tfjs installed, and so does an LLM-only SKILLC run asking for token ids, exported as verl rows;
 //   - on that lean install (with task-qa, task-shop, verifiers and skill-generator added), every lean package's
@@ -373,7 +373,7 @@ const leanOk = await check(`lean install: ${leanNames.join(' ')} has no @tensorf
     () =>
       `node_modules/@tensorflow exists: ${readdirSync(join(lean, 'node_modules/@tensorflow')).join(', ')}`,
   );
-  for (const name of ['@skillrl/orchestrator', '@skillrl/cli']) {
+  for (const name of ['@skillrl/orchestrator', '@skillrl/eval', '@skillrl/cli']) {
     run('node', ['-e', `require('${name}')`], { cwd: lean });
     run('node', ['--input-type=module', '-e', `await import('${name}')`], { cwd: lean });
   }

@@ -1,2 +1,3 @@
 export * from '@skillrl/cli';
+export * from '@skillrl/eval';
 export * from '@skillrl/orchestrator';

@@ -3,14 +3,19 @@ import { join, resolve } from 'node:path';
 import type { Agent, JsonObject, RunEvent, RunManifest } from '@skillrl/core';
 import { InvalidArgumentError, LatestRecords, openRunStore } from '@skillrl/core';
 import type * as Curriculum from '@skillrl/curriculum';
-import type { ResolvedComponent } from '../components/component-types.js';
-import { importBuiltin } from '../components/import-package.js';
-import { resolveComponent } from '../components/resolve-component.js';
-import type { RunConfig, TaskSelection } from '../config/config-types.js';
-import { parseConfig } from '../config/load-config.js';
-import { checkDamagedRecords } from '../run/damaged-records.js';
-import type { CheckpointValue } from '../run/run-session.js';
-import { releaseAgent, setupBasics } from '../run/setup-run.js';
+import {
+  type CheckpointValue,
+  checkDamagedRecords,
+  importBuiltin,
+  parseConfig,
+  type ResolvedComponent,
+  type RunBasics,
+  type RunConfig,
+  releaseAgent,
+  resolveComponent,
+  setupBasics,
+  type TaskSelection,
+} from '@skillrl/orchestrator';
 import { type EvaluateOptions, type Evaluation, evaluateWith } from './evaluate.js';
 import { type EvaluationTasks, evaluationTasks } from './evaluation-tasks.js';
 import { trainingSkills } from './training-skills.js';
@@ -214,7 +219,7 @@ function describePolicy(config: RunConfig, restored: RunEvaluation['restored'], 
  */
 async function trainedAgent(
   config: RunConfig,
-  basics: Awaited<ReturnType<typeof setupBasics>>,
+  basics: RunBasics,
   checkpoint: CheckpointValue,
   dir: string,
   advantages: JsonObject[],

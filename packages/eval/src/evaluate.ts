@@ -1,10 +1,17 @@
 import type { Agent, Skill, Trajectory } from '@skillrl/core';
 import { redactSecrets, rolloutErrored, splitErrored } from '@skillrl/core';
+import {
+  type LoadedConfig,
+  loadTasks,
+  type RunBasics,
+  type RunConfig,
+  type RunProgress,
+  releaseAgent,
+  rolloutEndpoint,
+  setupBasics,
+  type TaskSelection,
+} from '@skillrl/orchestrator';
 import { collectRollouts, planRollouts } from '@skillrl/rollout';
-import type { LoadedConfig, RunConfig, TaskSelection } from '../config/config-types.js';
-import { rolloutEndpoint } from '../run/health/describe-endpoint.js';
-import type { RunProgress } from '../run/run-types.js';
-import { loadTasks, type RunBasics, releaseAgent, setupBasics } from '../run/setup-run.js';
 import { EvaluationHealth } from './evaluation-health.js';
 import { evaluationTasks } from './evaluation-tasks.js';
 import { defaultSkills, trainingSkills } from './training-skills.js';

@@ -1,6 +1,6 @@
 import type { Trajectory } from '@skillrl/core';
+import type { HealthOptions } from '@skillrl/orchestrator';
 import { describe, expect, it } from 'vitest';
-import type { HealthOptions } from '../run/health/health-options.js';
 import { EvaluationHealth } from './evaluation-health.js';
 import { EvaluationHealthError } from './evaluation-health-error.js';
 

@@ -1,8 +1,11 @@
 import type { Trajectory } from '@skillrl/core';
-import type { EndpointInfo } from '../run/health/describe-endpoint.js';
-import { ErrorBudget } from '../run/health/error-budget.js';
-import { type HealthOptions, resolveHealthOptions } from '../run/health/health-options.js';
-import type { RunHealthError } from '../run/health/run-health-error.js';
+import {
+  type EndpointInfo,
+  ErrorBudget,
+  type HealthOptions,
+  type RunHealthError,
+  resolveHealthOptions,
+} from '@skillrl/orchestrator';
 import { type EvaluationHealthDetails, EvaluationHealthError } from './evaluation-health-error.js';
 
 const pct = (x: number) => Math.round(100 * x);

@@ -1,5 +1,5 @@
+import type { RunConfig } from '@skillrl/orchestrator';
 import { describe, expect, it } from 'vitest';
-import type { RunConfig } from '../config/config-types.js';
 import { evaluationTasks } from './evaluation-tasks.js';
 
 const config = (extra: Partial<RunConfig> = {}) =>

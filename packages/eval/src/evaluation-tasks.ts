@@ -1,4 +1,4 @@
-import type { RunConfig, TaskSelection } from '../config/config-types.js';
+import type { RunConfig, TaskSelection } from '@skillrl/orchestrator';
 
 /** The tasks an evaluation runs on, and which part of the config chose their options. */
 export interface EvaluationTasks {

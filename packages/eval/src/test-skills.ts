@@ -11,10 +11,9 @@ import {
   type SkillUtility,
   withProvenance,
 } from '@skillrl/export';
-import { loadConfig } from '../config/load-config.js';
-import { type EvaluateOptions, evaluateWith } from '../evaluate/evaluate.js';
-import { evaluationTasks } from '../evaluate/evaluation-tasks.js';
-import { releaseAgent, setupBasics } from '../run/setup-run.js';
+import { loadConfig, releaseAgent, setupBasics } from '@skillrl/orchestrator';
+import { type EvaluateOptions, evaluateWith } from './evaluate.js';
+import { evaluationTasks } from './evaluation-tasks.js';
 
 export interface SkillTestResult {
   name: string;

@@ -1,7 +1,6 @@
 import type { Skill, TaskAdapter } from '@skillrl/core';
 import { skillForFamily } from '@skillrl/core';
-import { importBuiltin } from '../components/import-package.js';
-import type { RunConfig } from '../config/config-types.js';
+import { importBuiltin, type RunConfig } from '@skillrl/orchestrator';
 
 /** The adapter's most specific skill per family: evolve's s0, and the with-skill side when nothing composes more. */
 export async function defaultSkills(adapter: TaskAdapter): Promise<Record<string, Skill>> {

@@ -1,7 +1,7 @@
 /**
  * @skillrl/orchestrator — the evolve (Skill-R1) and internalize (SKILLC) loops, configs checked by JSON
  * Schema, components named by registry name or npm package, crash-safe run directories with resume. The
- * `skillrl` command over it is @skillrl/cli.
+ * `skillrl` command over it is @skillrl/cli; evaluation (`skillrl eval`, `skills test`) is @skillrl/eval.
  */
 
 // The two methods, and running or resuming whatever a config names.
@@ -51,23 +51,6 @@ export {
   resolveEstimator,
 } from './components/resolve-component.js';
 
-// Evaluation, and the export for external trainers.
-export {
-  type EvaluateOptions,
-  type Evaluation,
-  evaluate,
-  type FamilyEvaluation,
-} from './evaluate/evaluate.js';
-export {
-  type EvaluationHealthDetails,
-  EvaluationHealthError,
-} from './evaluate/evaluation-health-error.js';
-export {
-  type EvaluateRunOptions,
-  evaluateRun,
-  isRunDirectory,
-  type RunEvaluation,
-} from './evaluate/evaluate-run.js';
 // The export for external trainers lives in @skillrl/export (`skillrl export` calls it); re-exported here
 // under the names it had when it was part of this package.
 export {
@@ -96,16 +79,16 @@ export {
 // Paired statistics live in @skillrl/core; re-exported under the names they had here.
 export { type PairedDifference, pairedByTask, pairedStats, type TestOutcomes } from '@skillrl/core';
 
-// The skill bank: a run's skill versions with provenance and measured utility; `skillrl skills export|test|diff`.
+// The skill bank: a run's skill versions with provenance and measured utility; `skillrl skills export|diff`
+// (`skills test`, which measures them, is @skillrl/eval's `testSkills`).
 export * from './skills/index.js';
 
 // For the CLI (@skillrl/cli): what its commands call beyond the API above — the check pass over a config
 // file or value, the config as read and overridden, where a run goes and moving an earlier one aside, the
-// tasks eval picks, the rollout workers' check and parts, and the importer of optional peers.
+// rollout workers' check and parts, and the importer of optional peers.
 export { type ConfigCheck, checkConfigFile, checkConfigValue } from './components/check-components.js';
 export { importBuiltin, type ModuleNamespace } from './components/import-package.js';
 export { readConfigFile } from './config/load-config.js';
-export { type EvaluationTasks, evaluationTasks } from './evaluate/evaluation-tasks.js';
 export { applyOverrides } from './run/config-overrides.js';
 export { redactUrl } from './run/health/describe-endpoint.js';
 export { moveAside } from './run/move-aside.js';
@@ -113,3 +96,14 @@ export { runDirectoryOf } from './run/open-run.js';
 export { checkWorkers } from './workers/check-workers.js';
 export { loadQueue } from './workers/load-queue.js';
 export { createPartsLoader } from './workers/worker-parts.js';
+
+// For evaluation (@skillrl/eval): the parts a run is set up with (its RNG, adapter and task model; the
+// tasks a selection names) and released, a run directory's checkpoint and damaged-records check, and the
+// error budget an evaluation is held to, with the endpoint its messages blame.
+export { loadTasks, type RunBasics, releaseAgent, setupBasics } from './run/setup-run.js';
+export type { CheckpointValue } from './run/run-session.js';
+export { checkDamagedRecords, type DamagedRecordsOptions } from './run/damaged-records.js';
+export { ErrorBudget } from './run/health/error-budget.js';
+export { type ResolvedHealthOptions, resolveHealthOptions } from './run/health/health-options.js';
+export { type HealthStopDetails, HealthStopError } from './run/health/health-stop-error.js';
+export { type EndpointInfo, rolloutEndpoint } from './run/health/describe-endpoint.js';

@@ -76,8 +76,8 @@ describe('docs/ARCHITECTURE.md, against the code', () => {
     expect(mismatches).toEqual({});
   });
 
-  it('nothing depends on the orchestrator but the CLI and the meta-package, in manifests and in sources', () => {
-    const over = ['skillrl', '@skillrl/cli', '@skillrl/orchestrator'];
+  it('nothing depends on the orchestrator but eval, the CLI and the meta-package, in manifests and in sources', () => {
+    const over = ['skillrl', '@skillrl/cli', '@skillrl/eval', '@skillrl/orchestrator'];
     for (const { dir, manifest } of packages) {
       if (over.includes(manifest.name)) continue;
       const named = { ...manifest.dependencies, ...manifest.peerDependencies };
@@ -100,6 +100,17 @@ describe('docs/ARCHITECTURE.md, against the code', () => {
       if (manifest.name === 'create-skillrl') continue;
       for (const file of sources(join(root, 'packages', dir, 'src'))) {
         expect(readFileSync(file, 'utf8'), file).not.toMatch(/from ['"]@skillrl\/cli/);
+      }
+    }
+  });
+
+  it('nothing depends on eval but the CLI and the meta-package: the orchestrator never names it (no cycle)', () => {
+    for (const { dir, manifest } of packages) {
+      if (['skillrl', '@skillrl/cli', '@skillrl/eval'].includes(manifest.name)) continue;
+      const named = { ...manifest.dependencies, ...manifest.peerDependencies };
+      expect(named['@skillrl/eval'], manifest.name).toBeUndefined();
+      for (const file of sources(join(root, 'packages', dir, 'src'))) {
+        expect(readFileSync(file, 'utf8'), file).not.toMatch(/from ['"]@skillrl\/eval/);
       }
     }
   });

@@ -14,6 +14,7 @@ describe('skillrl (the batteries-included package)', () => {
     for (const name of [
       '@skillrl/orchestrator',
       '@skillrl/cli',
+      '@skillrl/eval',
       '@skillrl/export',
       '@skillrl/queue',
       '@skillrl/task-household',
@@ -38,7 +39,7 @@ describe('skillrl (the batteries-included package)', () => {
     expect(r.stdout).toContain('household-skillc');
   });
 
-  it('re-exports the orchestrator and the CLI from import and require', async () => {
+  it('re-exports the orchestrator, eval and the CLI from import and require', async () => {
     const esm = await import(join(here, 'index.js'));
     const cjs = createRequire(import.meta.url)(join(here, 'index.cjs'));
     expect(typeof esm.runConfig).toBe('function');
@@ -47,6 +48,11 @@ describe('skillrl (the batteries-included package)', () => {
     // The export for external trainers (@skillrl/export), through the orchestrator's re-exports.
     expect(typeof esm.exportRun).toBe('function');
     expect(typeof cjs.exportRun).toBe('function');
+    // Evaluation (@skillrl/eval), as before it had a package of its own.
+    expect(typeof esm.evaluate).toBe('function');
+    expect(typeof cjs.evaluateRun).toBe('function');
+    expect(typeof esm.testSkills).toBe('function');
+    expect(typeof cjs.EvaluationHealthError).toBe('function');
     // The CLI's (@skillrl/cli), as before it had a package of its own.
     expect(typeof esm.runCli).toBe('function');
     expect(typeof cjs.createCli).toBe('function');

@@ -7,8 +7,8 @@ import {
   evaluateRun,
   evaluationTasks,
   isRunDirectory,
-  loadConfig,
-} from '@skillrl/orchestrator';
+} from '@skillrl/eval';
+import { loadConfig } from '@skillrl/orchestrator';
 import { type Command, CommanderError } from 'commander';
 import { CliExit } from '../cli-exit.js';
 import type { CliIo, WithErrors } from '../cli-io.js';

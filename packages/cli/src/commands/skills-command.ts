@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InvalidArgumentError } from '@skillrl/core';
-import { diffSkills, exportSkills, type SkillSelection, testSkills } from '@skillrl/orchestrator';
+import { testSkills } from '@skillrl/eval';
+import { diffSkills, exportSkills, type SkillSelection } from '@skillrl/orchestrator';
 import type { Command } from 'commander';
 import type { CliIo, WithErrors } from '../cli-io.js';
 

@@ -17,4 +17,3 @@ export {
   withoutProvenance,
   withProvenance,
 } from '@skillrl/export';
-export { type SkillTest, type SkillTestResult, testSkills } from './test-skills.js';

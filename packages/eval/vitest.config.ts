@@ -1,0 +1,10 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    reporters: ['default', 'json'],
+    outputFile: { json: '.vitest/results.json' },
+    testTimeout: 60_000,
+  },
+});
