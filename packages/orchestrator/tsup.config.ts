@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { configSchema } from '@skillrl/core';
 import { defineConfig } from 'tsup';
-import { configSchema } from './src/config/config-schema';
 
 export default defineConfig([
   {

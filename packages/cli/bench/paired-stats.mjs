@@ -15,4 +15,7 @@ export const {
   verdict,
   pairedDifference,
   pairedBootstrap,
+  pairByTask,
+  hierarchicalBootstrap,
+  binomialSe,
 } = pairedStats;

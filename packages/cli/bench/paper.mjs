@@ -1,7 +1,8 @@
 // The papers' tables, offline, averaged over seeds: `pnpm bench:paper` from the repository root (it builds
-// first), or `node bench/paper.mjs [--seeds 1,2,3,4,5] [--jobs 2] [--out runs/paper] [--quick]
-// [--only skill-r1|skillc] [--budget published|low|both] [--rows grpo,skillc,...]` from this package after
-// `pnpm build`. --rows runs a subset of the household rows, by their slugs (GRPO and SKILLC always run: the
+// first), or `node bench/paper.mjs [--seeds 1,...,10] [--jobs 2] [--out runs/paper] [--quick]
+// [--until-decided] [--only skill-r1|skillc] [--budget published|low|both] [--rows grpo,skillc,...]` from this
+// package after `pnpm build`. --until-decided adds SKILLC seeds one at a time (every row, up to 20 seeds) until
+// the SKILLC − GRPO interval at the first budget run excludes 0, and says how many seeds it took. --rows runs a subset of the household rows, by their slugs (GRPO and SKILLC always run: the
 // differences are against them); the tables then say which rows were not run.
 //
 // Every run is an ordinary `skillrl run` of a config written under --out, so each row can be inspected,
@@ -27,9 +28,10 @@
 // two jobs on the 2-core VM while other work shared it (121 runs, 25 diagnostics). `--budget low|published`,
 // `--only` and `--rows` run parts.
 //
-// Statistics (paired-stats.mjs): mean ± standard error over seeds, and for each row the paired difference
-// by seed against GRPO and against SKILLC (same seed = same task pool, test tasks and initial weights) with a
-// 95 % Student's t interval (n − 1 df) and a seeded paired bootstrap as a cross-check. A difference whose
+// Statistics (paired-stats.mjs, core's): mean ± standard error over seeds, the seed spread (SD) and the held-out
+// test's own binomial standard error beside it, and for each row the paired difference by seed against GRPO and
+// against SKILLC (same seed = same task pool, test tasks and initial weights) with a 95 % Student's t interval
+// (n − 1 df) and a hierarchical bootstrap (seeds, then each seed's test tasks, pairs kept together). A difference whose
 // interval contains 0 is a tie. The claims section states each of the paper's claims per budget on those
 // intervals.
 import { execFile } from 'node:child_process';
@@ -39,7 +41,17 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import pLimit from 'p-limit';
-import { finite, mean, pairedBootstrap, pairedDifference, se, tInterval } from './paired-stats.mjs';
+import {
+  binomialSe,
+  finite,
+  hierarchicalBootstrap,
+  mean,
+  pairedBootstrap,
+  pairedDifference,
+  sd,
+  se,
+  tInterval,
+} from './paired-stats.mjs';
 import { gapCurve, gapsOf, retirementsOf } from './run-dynamics.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -54,6 +66,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
     budget: { type: 'string', default: 'both' },
     rows: { type: 'string' },
+    'until-decided': { type: 'boolean', default: false },
   },
 });
 const parseSeeds = (text) =>
@@ -63,9 +76,11 @@ const parseSeeds = (text) =>
       throw new Error(`--seeds: expected integers >= 0 separated by commas, got "${s}"`);
     return n;
   });
-// SKILLC's tables over five seeds (its seed spread is large); Skill-R1's over three. --seeds sets both.
+// SKILLC's tables over ten seeds (its seed spread is large: issue 38 measured 41.7–70.0 % for one method over
+// 13 seeds); Skill-R1's over three. --seeds sets both. --until-decided adds SKILLC seeds up to MAX_SEEDS.
+const MAX_SEEDS = 20;
 const seeds = {
-  skillc: parseSeeds(args.seeds ?? '1,2,3,4,5'),
+  skillc: parseSeeds(args.seeds ?? '1,2,3,4,5,6,7,8,9,10'),
   skillR1: parseSeeds(args.seeds ?? '1,2,3'),
 };
 const jobs = Number(args.jobs);
@@ -87,7 +102,10 @@ const out = resolve(args.out);
 
 // Sizes: the full ones are what the README's tables come from; `quick` checks the script end to end in a few
 // minutes (its published budget is still three times its low one, so the two tables differ as they should).
-const HOUSEHOLD = { tasksPerStep: 8, groupSize: 8, validateEvery: 10, validation: 48, test: 120 };
+// The held-out test: 600 valid_unseen tasks per seed (the generated split has as many as asked; the same 600
+// for every row of a seed), so the test's own binomial standard error (≈ 2 points at 55 %) is well under the
+// seed spread; at 120 tasks it was ≈ 4.5 points, as large as the differences between methods.
+const HOUSEHOLD = { tasksPerStep: 8, groupSize: 8, validateEvery: 10, validation: 48, test: 600 };
 const SIZE = args.quick
   ? {
       evolve: { tasks: 6, heldOut: 3, generations: 2, candidates: 4, episodes: 2, finalEpisodes: 2 },
@@ -343,10 +361,16 @@ function table(head, rows) {
 /** Seed → value pairs of a row's runs (or ceiling results), for paired differences. */
 const bySeed = (items, value) => items.map((r) => [r.seed, value(r)]);
 
-/** A paired difference row: t interval, bootstrap interval, seeds ahead, verdict. */
-function paired(a, b) {
+/**
+ * A paired difference row: t interval over seeds, a bootstrap interval, seeds ahead, verdict (on the t interval).
+ * With `outcomes` (seed → task → success, each side) the bootstrap is hierarchical: seeds, then each drawn seed's
+ * test tasks; without (Skill-R1's table), over seeds.
+ */
+function paired(a, b, outcomes) {
   const t = pairedDifference(a, b);
-  const boot = pairedBootstrap(a, b, { seed: 1 });
+  const boot = outcomes
+    ? hierarchicalBootstrap(outcomes[0], outcomes[1], { seed: 1 })
+    : pairedBootstrap(a, b, { seed: 1 });
   return { ...t, bootLo: boot.lo, bootHi: boot.hi };
 }
 const verdictText = (d) => (d.verdict !== 'unknown' ? d.verdict : d.n === 0 ? '– (not run)' : '– (one seed)');
@@ -366,33 +390,29 @@ const started = Date.now();
 mkdirSync(out, { recursive: true });
 const limit = pLimit(jobs);
 const plan = [];
-if (wants('skillc'))
+const running = [];
+const ceilings = [];
+const transfers = [];
+const runOf = (budget, label, seed) =>
+  running[plan.findIndex((p) => p.budget === budget && p.label === label && p.seed === seed)];
+
+/** Plans and starts every SKILLC row's runs of these seeds, with their diagnostics (the ceiling, the transfer ratio). */
+function startSkillcSeeds(list) {
+  const added = [];
   for (const budget of budgets)
     for (const [label, section, estimator] of SKILLC_ROWS.filter(([label]) => rowWanted(label)))
-      for (const seed of seeds.skillc)
-        plan.push({
+      for (const seed of list)
+        added.push({
           table: 'skillc',
           budget,
           label,
           seed,
           config: internalizeConfig(budget, label, section, estimator, seed),
         });
-// Skill-R1's runs after SKILLC's: an interrupted bench has the longer table's runs first.
-if (wants('skill-r1'))
-  for (const [label, section, estimator] of SKILL_R1_ROWS)
-    for (const seed of seeds.skillR1)
-      plan.push({ table: 'skill-r1', label, seed, config: evolveConfig(label, section, estimator, seed) });
-
-const diagnosticsCount = wants('skillc') ? seeds.skillc.length * (1 + 2 * budgets.length) : 0;
-console.error(
-  `bench:paper: ${plan.length} runs and ${diagnosticsCount} diagnostics, seeds ${seeds.skillc.join(',')} (Skill-R1: ${seeds.skillR1.join(',')}), budgets ${budgets.join(', ')}, ${jobs} at a time, into ${out}`,
-);
-const running = plan.map((item) => limit(async () => ({ ...item, ...(await runOne(item.config)) })));
-const runOf = (budget, label, seed) =>
-  running[plan.findIndex((p) => p.budget === budget && p.label === label && p.seed === seed)];
-// The ceiling depends on no run; the transfer ratio waits for the SKILLC and GRPO runs of its seed.
-const ceilings = wants('skillc')
-  ? seeds.skillc.map((seed) =>
+  startRuns(added);
+  // The ceiling depends on no run; the transfer ratio waits for the SKILLC and GRPO runs of its seed.
+  for (const seed of list)
+    ceilings.push(
       limit(() =>
         diagnostic(`bc-ceiling-seed${seed}`, 'bc-ceiling.mjs', {
           seed,
@@ -402,13 +422,10 @@ const ceilings = wants('skillc')
           lr: SIZE.ceiling.lr,
         }),
       ).then((result) => ({ seed, ...result })),
-    )
-  : [];
-const transfers = [];
-if (wants('skillc'))
+    );
   for (const budget of budgets)
     for (const label of [SKILLC, GRPO])
-      for (const seed of seeds.skillc)
+      for (const seed of list)
         transfers.push(
           Promise.all([runOf(budget, label, seed), runOf(budget, SKILLC, seed)]).then(([run, episodes]) =>
             limit(() =>
@@ -421,6 +438,86 @@ if (wants('skillc'))
             ).then((result) => ({ budget, label, seed, ...result })),
           ),
         );
+  return added.length;
+}
+
+function startRuns(items) {
+  for (const item of items) {
+    plan.push(item);
+    running.push(limit(async () => ({ ...item, ...(await runOne(item.config)) })));
+  }
+}
+
+/**
+ * The wall time a plan should take, from the last measured full bench (about 140 s a published-budget run and
+ * 50 s a low one with two running side by side on two cores, 60 s an evolve run, 30 s a diagnostic): a guide
+ * printed before anything runs, not a promise.
+ */
+function estimateMinutes(items, diagnostics) {
+  const seconds = items.reduce(
+    (sum, item) => sum + (item.table === 'skill-r1' ? 60 : item.budget === 'low' ? 50 : 140),
+    diagnostics * 30,
+  );
+  return Math.round(seconds / 60 / Math.max(1, jobs / 2));
+}
+
+// Counted before anything starts, so the first line says how much is coming.
+const skillcRows = wants('skillc') ? SKILLC_ROWS.filter(([label]) => rowWanted(label)).length : 0;
+const skillR1Plan = wants('skill-r1')
+  ? SKILL_R1_ROWS.flatMap(([label, section, estimator]) =>
+      seeds.skillR1.map((seed) => ({
+        table: 'skill-r1',
+        label,
+        seed,
+        config: evolveConfig(label, section, estimator, seed),
+      })),
+    )
+  : [];
+const skillcPlanned = Array.from({ length: skillcRows * budgets.length * seeds.skillc.length }, (_, i) => ({
+  table: 'skillc',
+  budget: budgets[Math.floor(i / (skillcRows * seeds.skillc.length))],
+}));
+const diagnosticsCount = wants('skillc') ? seeds.skillc.length * (1 + 2 * budgets.length) : 0;
+const runCount = skillcPlanned.length + skillR1Plan.length;
+console.error(
+  `bench:paper: ${runCount} runs and ${diagnosticsCount} diagnostics, seeds ${seeds.skillc.join(',')} (Skill-R1: ${seeds.skillR1.join(',')}), budgets ${budgets.join(', ')}, ${jobs} at a time, into ${out}; about ${estimateMinutes([...skillcPlanned, ...skillR1Plan], diagnosticsCount)} min on two cores${args['until-decided'] ? `, then up to ${MAX_SEEDS - seeds.skillc.length} more seeds (each about ${estimateMinutes(skillcPlanned.slice(0, skillcRows * budgets.length), 1 + 2 * budgets.length)} min) until SKILLC − GRPO is decided` : ''}`,
+);
+if (wants('skillc')) startSkillcSeeds(seeds.skillc);
+// Skill-R1's runs after SKILLC's: an interrupted bench has the longer table's runs first.
+startRuns(skillR1Plan);
+
+/**
+ * SKILLC − GRPO at the first budget, paired by seed (t interval over the seeds run so far): whether it is
+ * decided (the interval excludes 0).
+ */
+async function skillcVersusGrpo() {
+  const budget = budgets[0];
+  const value = async (label) =>
+    Promise.all(
+      seeds.skillc.map(async (seed) => [
+        seed,
+        (await runOf(budget, label, seed)).summary.metrics.test_success_without,
+      ]),
+    );
+  return pairedDifference(await value(SKILLC), await value(GRPO));
+}
+
+let decision;
+if (args['until-decided'] && wants('skillc')) {
+  decision = await skillcVersusGrpo();
+  while (decision.verdict !== 'ahead' && decision.verdict !== 'behind' && seeds.skillc.length < MAX_SEEDS) {
+    const next = Math.max(...seeds.skillc) + 1;
+    console.error(
+      `bench:paper: SKILLC − GRPO ${pts(decision.mean)} points ${interval(decision.lo, decision.hi)} over ${seeds.skillc.length} seeds: not decided; adding seed ${next}`,
+    );
+    seeds.skillc.push(next);
+    startSkillcSeeds([next]);
+    decision = await skillcVersusGrpo();
+  }
+  console.error(
+    `bench:paper: SKILLC − GRPO ${pts(decision.mean)} points ${interval(decision.lo, decision.hi)} over ${seeds.skillc.length} seeds: ${decision.verdict === 'tie' ? `a tie after ${MAX_SEEDS} seeds` : `decided (${decision.verdict}) after ${seeds.skillc.length} seeds`}`,
+  );
+}
 const results = await Promise.all(running);
 const ceiling = await Promise.all(ceilings);
 const transfer = await Promise.all(transfers);
@@ -429,11 +526,23 @@ const sections = [];
 sections.push(
   `Offline (@skillrl/task-household), the skill-reading tfjs agent; ${
     args.quick ? 'QUICK sizes (a smoke test, not for quoting)' : 'full sizes'
-  }; mean ± standard error over seeds, and paired differences by seed with 95 % intervals (Student's t over the seeds, n − 1 df; a seeded paired bootstrap beside it as a cross-check, too narrow with five seeds). A difference whose interval contains 0 is a tie.`,
+  }; mean ± standard error over seeds, and paired differences by seed with 95 % intervals (Student's t over the seeds, n − 1 df; beside it a hierarchical bootstrap over seeds and then each seed's test tasks). A difference whose interval contains 0 is a tie.`,
 );
 
 const json = {
   seeds,
+  ...(decision
+    ? {
+        untilDecided: {
+          budget: budgets[0],
+          seeds: seeds.skillc.length,
+          mean: decision.mean,
+          lo: decision.lo,
+          hi: decision.hi,
+          verdict: decision.verdict,
+        },
+      }
+    : {}),
   budgets: Object.fromEntries(budgets.map((b) => [b, SIZE.internalize[b]])),
   trainer: TRAINER,
   skillR1: [],
@@ -512,6 +621,28 @@ if (wants('skill-r1')) {
   );
 }
 
+/** A run's held-out test outcomes without skills, task → success (tasks it did not score left out). */
+function withoutOutcomes(testOutcomes = {}) {
+  return Object.fromEntries(
+    Object.entries(testOutcomes)
+      .filter(([, o]) => typeof o?.without === 'number')
+      .map(([task, o]) => [task, o.without]),
+  );
+}
+
+/**
+ * A row's held-out test noise: the binomial standard error of each seed's test (its success rate over its task
+ * count), as the root mean square over seeds, beside the seed spread it is part of.
+ */
+function testSe(row, tasks) {
+  const per = row.withoutSkill.map((p, i) => {
+    const n = row.outcomes ? Object.keys(row.outcomes[i]?.[1] ?? {}).length || tasks : tasks;
+    return binomialSe(p, n);
+  });
+  const ok = finite(per);
+  return ok.length ? Math.sqrt(mean(ok.map((x) => x * x))) : Number.NaN;
+}
+
 /** One budget's household results: rows with per-seed values, differences, gap ratios, retirements. */
 function householdResults(budget) {
   const rows = SKILLC_ROWS.map(([label, section]) => {
@@ -534,6 +665,9 @@ function householdResults(budget) {
       // Every rollout the run ran (training, validation, test): dynamic sampling's refills show here.
       rollouts: metric('rollouts'),
       voidUnits: runs.map((r) => r.summary.signal?.voidUnits ?? Number.NaN),
+      // Seed → task → success without skills on the held-out test (summary.json's testOutcomes): what the
+      // hierarchical bootstrap resamples, and how many tasks each test had.
+      outcomes: runs.map((r) => [r.seed, withoutOutcomes(r.summary.testOutcomes)]),
       retirements: section.variant === 'skillc' ? runs.map((r) => retirementsOf(r.dir)) : [],
       runs: runs.map((r) => r.dir),
     };
@@ -550,9 +684,15 @@ function householdResults(budget) {
   const seedValues = (row, value = (r, i) => r.withoutSkill[i]) =>
     row.seeds.map((s, i) => [s, value(row, i)]);
   const find = (label) => rows.find((r) => r.label === label);
+  const against = (row, base) =>
+    paired(
+      seedValues(row),
+      seedValues(base),
+      row.outcomes && base.outcomes ? [row.outcomes, base.outcomes] : undefined,
+    );
   for (const row of [...rows, ceilingRow]) {
-    row.vsGrpo = row.label === GRPO ? undefined : paired(seedValues(row), seedValues(find(GRPO)));
-    row.vsSkillc = row.label === SKILLC ? undefined : paired(seedValues(row), seedValues(find(SKILLC)));
+    row.vsGrpo = row.label === GRPO ? undefined : against(row, find(GRPO));
+    row.vsSkillc = row.label === SKILLC ? undefined : against(row, find(SKILLC));
   }
   return { budget, size: SIZE.internalize[budget], rows, ceiling: ceilingRow, find, seedValues };
 }
@@ -564,6 +704,8 @@ function householdSection(h) {
     row.label,
     ...FAMILIES.map(([f]) => pct(mean(finite(row.perFamily[f])))),
     pctSe(finite(row.withoutSkill)),
+    finite(row.withoutSkill).length > 1 ? pct(sd(finite(row.withoutSkill))) : '–',
+    pct(testSe(row, s.test)),
     row.withoutSkill.map(pct).join(' / '),
     row.withSkill ? pctSe(finite(row.withSkill)) : '–',
     row.gapRatio?.length
@@ -617,13 +759,25 @@ function householdSection(h) {
         'method',
         ...FAMILIES.map(([, short]) => short),
         'all (w/o skills)',
+        'seed SD',
+        'test SE',
         'per seed',
         'with skills',
         'last/first gap',
       ],
       main,
-    )}\n\n${ceilingNote}\n\n${costs ? `Rows that ran a different number of rollouts:\n\n${costs}\n\n` : ''}${voids ? `Training steps with no learning signal (every group zero-variance, or a zero update), per seed: ${voids}.\n\n` : ''}Paired differences by seed of success without skills (points; 95 % t interval, bootstrap interval, seeds ahead, verdict):\n\n${table(
-      ['method', '− GRPO', 'bootstrap', 'ahead', 'verdict', '− SKILLC', 'bootstrap', 'ahead', 'verdict'],
+    )}\n\n${ceilingNote}\n\n${costs ? `Rows that ran a different number of rollouts:\n\n${costs}\n\n` : ''}${voids ? `Training steps with no learning signal (every group zero-variance, or a zero update), per seed: ${voids}.\n\n` : ''}"seed SD" is the spread of a row's per-seed results (training and test noise together); "test SE" is the held-out test's own binomial standard error (√(p(1 − p)/n) over its n tasks, root mean square over seeds): the part of the spread a bigger test removes.\n\nPaired differences by seed of success without skills (points; 95 % t interval over seeds; the hierarchical bootstrap's 95 % interval, resampling seeds and then each seed's test tasks, pairs kept together; seeds ahead; verdict on the t interval):\n\n${table(
+      [
+        'method',
+        '− GRPO',
+        'hier. bootstrap',
+        'ahead',
+        'verdict',
+        '− SKILLC',
+        'hier. bootstrap',
+        'ahead',
+        'verdict',
+      ],
       diffs,
     )}\n\nMean with − without validation gap by step (%, step 0 = before training):\n\n${curves}\n\nRetirements (from each run's validation events):\n\n${retired}`
   );
@@ -879,7 +1033,7 @@ if (wants('skillc')) {
 
 const minutes = ((Date.now() - started) / 60000).toFixed(1);
 sections.push(
-  `Command: \`pnpm bench:paper${args.seeds ? ` --seeds ${args.seeds}` : ''}${args.only ? ` --only ${args.only}` : ''}${args.budget !== 'both' ? ` --budget ${args.budget}` : ''}${args.rows ? ` --rows ${args.rows}` : ''}${args.quick ? ' --quick' : ''}\`; ${minutes} min wall with ${jobs} job(s); runs in ${out}.`,
+  `Command: \`pnpm bench:paper${args.seeds ? ` --seeds ${args.seeds}` : ''}${args.only ? ` --only ${args.only}` : ''}${args.budget !== 'both' ? ` --budget ${args.budget}` : ''}${args.rows ? ` --rows ${args.rows}` : ''}${args.quick ? ' --quick' : ''}${args['until-decided'] ? ' --until-decided' : ''}\`; ${minutes} min wall with ${jobs} job(s); runs in ${out}.${decision ? ` --until-decided: SKILLC − GRPO at the ${budgets[0]} budget ${pts(decision.mean)} points ${interval(decision.lo, decision.hi)} over ${seeds.skillc.length} seeds, ${decision.verdict === 'tie' ? `still a tie at the ${MAX_SEEDS}-seed cap` : `decided (${decision.verdict})`}.` : ''}`,
 );
 const text = sections.join('\n\n');
 writeFileSync(join(out, 'paper-tables.md'), `${text}\n`);

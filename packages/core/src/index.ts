@@ -16,6 +16,8 @@ export * from './rng/index.js';
 export * from './run-store/index.js';
 // JSON Schemas for everything that crosses a disk or a process, and `validate(kind, value)`.
 export * from './schema/index.js';
+// A run config: its types, its JSON Schema, the shared sections' defaults (health, store, workers).
+export * from './run-config/index.js';
 // A component's option check: its vocabulary as a table of rules, every problem by path, a did-you-mean.
 export * from './options/index.js';
 // Keeping API keys out of errors, logs and run directories.

@@ -12,17 +12,17 @@ export { type ResumeOptions, resumeRun, runConfig } from './run/run-config.js';
 export { DamagedRecordsError } from './run/damaged-records-error.js';
 export type { RunOptions, RunProgress, RunResult } from './run/run-types.js';
 // Run health and layout: the error budget's stop, `resume --set` overrides, the config sections' defaults.
-export { type HealthOptions, HEALTH_DEFAULTS } from './run/health/health-options.js';
+export { type HealthOptions, HEALTH_DEFAULTS } from '@skillrl/core';
 export { type RunHealthDetails, RunHealthError } from './run/health/run-health-error.js';
 export { type VoidSignalDetails, VoidSignalError, type VoidUnit } from './run/health/void-signal-error.js';
 export { type ConfigOverride, OVERRIDABLE_PATHS, parseOverride } from './run/config-overrides.js';
-export { STORE_DEFAULTS, type StoreOptions } from './run/store-options.js';
-export type { WorkersOptions } from './workers/workers-options.js';
+export { STORE_DEFAULTS, type StoreOptions } from '@skillrl/core';
+export type { WorkersOptions } from '@skillrl/core';
 // Reading a run directory's streams in either layout (gzip segments and the open file, or one file).
 export { readRunStream, readRunStreamLines, streamFiles } from '@skillrl/core';
 
 // Configs: the published schema, loading (YAML/JSON) and every problem by path.
-export { CONFIG_SCHEMA_ID, configSchema } from './config/config-schema.js';
+export { CONFIG_SCHEMA_ID, configSchema } from '@skillrl/core';
 export type {
   ComponentSpec,
   EvolveSection,
@@ -30,7 +30,7 @@ export type {
   LoadedConfig,
   RunConfig,
   TaskSelection,
-} from './config/config-types.js';
+} from '@skillrl/core';
 export { checkConfig, loadConfig, parseConfig } from './config/load-config.js';
 
 // Components: built-in registry names, plugin packages, learner state through checkpoints.
@@ -104,6 +104,6 @@ export { loadTasks, type RunBasics, releaseAgent, setupBasics } from './run/setu
 export type { CheckpointValue } from './run/run-session.js';
 export { checkDamagedRecords, type DamagedRecordsOptions } from './run/damaged-records.js';
 export { ErrorBudget } from './run/health/error-budget.js';
-export { type ResolvedHealthOptions, resolveHealthOptions } from './run/health/health-options.js';
+export { type ResolvedHealthOptions, resolveHealthOptions } from '@skillrl/core';
 export { type HealthStopDetails, HealthStopError } from './run/health/health-stop-error.js';
 export { type EndpointInfo, rolloutEndpoint } from './run/health/describe-endpoint.js';

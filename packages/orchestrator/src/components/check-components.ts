@@ -1,10 +1,9 @@
 import { dirname, resolve as resolvePath } from 'node:path';
-import type { Agent, JsonObject, TaskAdapter, ValidationIssue } from '@skillrl/core';
+import type { Agent, JsonObject, LoadedConfig, RunConfig, TaskAdapter, ValidationIssue } from '@skillrl/core';
 import { createRng, readSkillFolder, ValidationError } from '@skillrl/core';
 import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
 import { checkEstimatorOverrides, methodBatchFields } from '../config/check-estimator-overrides.js';
 import { retirementWarnings } from '../config/check-retirement.js';
-import type { LoadedConfig, RunConfig } from '../config/config-types.js';
 import { checkConfig, checkConfigSchema, readConfigFile } from '../config/load-config.js';
 import { withSkillFolder } from '../run/skill-folder-adapter.js';
 import { BUILTIN_COMPONENTS } from './builtin-components.js';

@@ -1,5 +1,6 @@
 import type {
   AdvantageEstimator,
+  ComponentSpec,
   EstimatorBatchOverrides,
   EstimatorFactory,
   JsonObject,
@@ -7,7 +8,6 @@ import type {
 } from '@skillrl/core';
 import { InvalidArgumentError, RegistryError, ValidationError } from '@skillrl/core';
 import { readBatchOverrides } from '../config/check-estimator-overrides.js';
-import type { ComponentSpec } from '../config/config-types.js';
 import { BUILTIN_COMPONENTS } from './builtin-components.js';
 import { builtinPersistence, checkBuiltinOptions, createBuiltin, importEntry } from './call-builtin.js';
 import type {

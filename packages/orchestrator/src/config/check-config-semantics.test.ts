@@ -1,12 +1,11 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TaskAdapter } from '@skillrl/core';
+import type { RunConfig, TaskAdapter } from '@skillrl/core';
 import household from '@skillrl/task-household';
 import { createJsonlAdapter, createQaAdapter } from '@skillrl/task-qa';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/support.js';
 import { checkConfigAgainstAdapter, checkConfigSemantics } from './check-config-semantics.js';
-import type { RunConfig } from './config-types.js';
 
 const internalize = (over: Partial<RunConfig> = {}): RunConfig => ({
   method: 'internalize',

@@ -1,6 +1,5 @@
-import type { TaskAdapter, ValidationIssue } from '@skillrl/core';
+import type { ComponentSpec, RunConfig, TaskAdapter, TaskSelection, ValidationIssue } from '@skillrl/core';
 import { skillForFamily } from '@skillrl/core';
-import type { ComponentSpec, RunConfig, TaskSelection } from './config-types.js';
 
 const SECRET_OPTION =
   /^(?:api[_-]?key|apikey|access[_-]?token|auth[_-]?token|authorization|secret|password)$/i;

@@ -1,5 +1,5 @@
+import type { RunConfig } from '@skillrl/core';
 import { redactSecrets, type ValidationIssue } from '@skillrl/core';
-import type { RunConfig } from './config-types.js';
 
 const COMPONENTS: [string, (c: Partial<RunConfig>) => unknown][] = [
   ['$.adapter', (c) => c.adapter],

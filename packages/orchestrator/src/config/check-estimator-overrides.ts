@@ -1,7 +1,6 @@
-import type { EstimatorBatchOverrides, MethodBatchField, ValidationIssue } from '@skillrl/core';
+import type { EstimatorBatchOverrides, MethodBatchField, RunConfig, ValidationIssue } from '@skillrl/core';
 import { ValidationError } from '@skillrl/core';
 import { importBuiltin } from '../components/import-package.js';
-import type { RunConfig } from './config-types.js';
 
 const UNIT: Record<RunConfig['method'], string> = { internalize: 'step', evolve: 'generation' };
 

@@ -1,7 +1,7 @@
+import type { RunConfig } from '@skillrl/core';
 import household from '@skillrl/task-household';
 import { describe, expect, it } from 'vitest';
 import { retirementWarnings } from './check-retirement.js';
-import type { RunConfig } from './config-types.js';
 
 const skillc = (section: RunConfig['internalize']): RunConfig => ({
   method: 'internalize',

@@ -1,7 +1,7 @@
+import type { RunConfig } from '@skillrl/core';
 import { skillForFamily, type TaskAdapter } from '@skillrl/core';
 import type * as Curriculum from '@skillrl/curriculum';
 import { importBuiltin } from '../components/import-package.js';
-import type { RunConfig } from './config-types.js';
 
 /**
  * What SKILLC's paired validation can tell its curriculum, per skill type: a warning for each type whose

@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
-import { compileSchema, ValidationError, type ValidationIssue } from '@skillrl/core';
+import type { LoadedConfig, RunConfig } from '@skillrl/core';
+import { compileSchema, configSchema, ValidationError, type ValidationIssue } from '@skillrl/core';
 import { parse as parseYaml } from 'yaml';
 import { checkConfigSemantics } from './check-config-semantics.js';
 import { checkEndpointUrls } from './check-endpoint-urls.js';
-import { configSchema } from './config-schema.js';
-import type { LoadedConfig, RunConfig } from './config-types.js';
 
 // Compiled once, with core's path-naming messages (the same wording as every other skillrl error).
 const configChecker = compileSchema<RunConfig>(configSchema, 'config');

@@ -3,6 +3,7 @@ import type {
   JsonObject,
   JsonValue,
   MethodBatchField,
+  RunConfig,
   Skill,
   SkillCandidate,
   SkillGenerator,
@@ -36,7 +37,6 @@ import type { ResolvedComponent } from '../components/component-types.js';
 import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
 import { refuseOverriddenOptions } from '../config/check-estimator-overrides.js';
-import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import { envVerdictSummary } from '../run/env-verdict-check.js';
 import { openRun } from '../run/open-run.js';

@@ -4,6 +4,7 @@ import type {
   JsonObject,
   JsonValue,
   PolicyTrainer,
+  RunConfig,
   Skill,
   ValidationResult,
 } from '@skillrl/core';
@@ -15,7 +16,6 @@ import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
 import { refuseOverriddenOptions } from '../config/check-estimator-overrides.js';
 import { retirementWarnings } from '../config/check-retirement.js';
-import type { RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import { envVerdictSummary } from '../run/env-verdict-check.js';
 import { openRun } from '../run/open-run.js';

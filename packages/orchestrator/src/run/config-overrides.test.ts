@@ -1,6 +1,6 @@
+import type { RunConfig } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
-import type { RunConfig } from '../config/config-types.js';
 import { applyOverrides, parseOverride, resumeOverrideProblem } from './config-overrides.js';
 
 const refused = (path: string) => {

@@ -1,5 +1,5 @@
+import type { RunConfig } from '@skillrl/core';
 import { InvalidArgumentError, type JsonValue } from '@skillrl/core';
-import type { RunConfig } from '../config/config-types.js';
 
 /** One `--set <path>=<value>` of `skillrl resume`: a dotted path into the config and the value to put there. */
 export interface ConfigOverride {

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
+import type { RunConfig } from '@skillrl/core';
 import { InvalidArgumentError, type RunManifest, redactObject } from '@skillrl/core';
-import type { RunConfig } from '../config/config-types.js';
 import { queueEpisodeSource } from '../workers/queue-episode-source.js';
 import { editorEndpoint, redactUrlsIn, rolloutEndpoint } from './health/describe-endpoint.js';
 import { RunSession } from './run-session.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { LoadedConfig, RunConfig } from '@skillrl/core';
 import { InvalidArgumentError, lastRunEnd, type RunManifest } from '@skillrl/core';
-import type { LoadedConfig, RunConfig } from '../config/config-types.js';
 import { parseConfig } from '../config/load-config.js';
 import { evolve } from '../evolve/evolve.js';
 import { internalize } from '../internalize/internalize.js';

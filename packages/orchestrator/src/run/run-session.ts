@@ -10,7 +10,17 @@ import type {
   TaskAdapter,
   Trajectory,
 } from '@skillrl/core';
-import { CHECKPOINT_DIR, LatestRecords, openRunStore, RunStoreError, redactObject } from '@skillrl/core';
+import {
+  CHECKPOINT_DIR,
+  type HealthOptions,
+  LatestRecords,
+  openRunStore,
+  RunStoreError,
+  redactObject,
+  resolveHealthOptions,
+  resolveStoreOptions,
+  type StoreOptions,
+} from '@skillrl/core';
 import {
   type CollectRolloutsOptions,
   collectRollouts,
@@ -22,11 +32,9 @@ import { traceUnit } from '../trace/unit-span.js';
 import { type EndpointInfo, redactUrlsIn } from './health/describe-endpoint.js';
 import { type EditorPorts, withEditorBudget } from './health/editor-budget.js';
 import { ErrorBudget } from './health/error-budget.js';
-import { type HealthOptions, resolveHealthOptions } from './health/health-options.js';
 import type { HealthKind } from './health/run-health-error.js';
 import { SignalGuard } from './health/signal-guard.js';
 import type { RunOptions, RunProgress, RunResult } from './run-types.js';
-import { resolveStoreOptions, type StoreOptions } from './store-options.js';
 
 /** What a run's episodes run with: the parts and the config's limits. */
 export interface EpisodeRunContext {

@@ -1,7 +1,6 @@
 import { dirname, resolve as resolvePath } from 'node:path';
-import type { Skill, TaskAdapter } from '@skillrl/core';
+import type { RunConfig, Skill, TaskAdapter } from '@skillrl/core';
 import { InvalidArgumentError, readSkillFolder } from '@skillrl/core';
-import type { RunConfig } from '../config/config-types.js';
 
 /**
  * The adapter with the config's own skills (`skills: { dir, families? }`) in place of its `skills()`: an Agent

@@ -1,5 +1,5 @@
+import type { RunConfig } from '@skillrl/core';
 import type * as Queue from '@skillrl/queue';
-import type { RunConfig } from '../config/config-types.js';
 import { loadQueue } from './load-queue.js';
 
 /** For `skillrl check`: Redis reachable and a worker listening, or a problem saying what to do. */

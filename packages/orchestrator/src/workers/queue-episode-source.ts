@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RunConfig } from '@skillrl/core';
 import { redactObject, registerSecret } from '@skillrl/core';
-import type { RunConfig } from '../config/config-types.js';
 import type { EpisodeRunContext, EpisodeSource, RunSession } from '../run/run-session.js';
 import { loadQueue } from './load-queue.js';
 

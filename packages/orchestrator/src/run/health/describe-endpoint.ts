@@ -1,5 +1,5 @@
+import type { ComponentSpec, RunConfig } from '@skillrl/core';
 import { redactSecrets } from '@skillrl/core';
-import type { ComponentSpec, RunConfig } from '../../config/config-types.js';
 
 /** Where a kind of call goes, for error messages: the endpoint (credentials redacted) and the config field. */
 export interface EndpointInfo {

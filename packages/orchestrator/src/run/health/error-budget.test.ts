@@ -1,7 +1,7 @@
+import { HEALTH_DEFAULTS, type ResolvedHealthOptions } from '@skillrl/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ErrorBudget } from './error-budget.js';
-import { HEALTH_DEFAULTS, type ResolvedHealthOptions } from './health-options.js';
 
 const endpoints = {
   rollout: { endpoint: 'http://127.0.0.1:1/v1', field: 'agent.options.baseURL' },

@@ -1,6 +1,6 @@
+import type { ResolvedHealthOptions } from '@skillrl/core';
 import { redactSecrets } from '@skillrl/core';
 import type { EndpointInfo } from './describe-endpoint.js';
-import type { ResolvedHealthOptions } from './health-options.js';
 import { type HealthKind, RunHealthError } from './run-health-error.js';
 
 /** How a failed call is counted: `<code>: <message>`, cut so one huge message cannot fill the report. */

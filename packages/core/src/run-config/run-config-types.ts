@@ -1,7 +1,7 @@
-import type { JsonObject } from '@skillrl/core';
-import type { HealthOptions } from '../run/health/health-options.js';
-import type { StoreOptions } from '../run/store-options.js';
-import type { WorkersOptions } from '../workers/workers-options.js';
+import type { JsonObject } from '../contracts/json.js';
+import type { HealthOptions } from './health-options.js';
+import type { StoreOptions } from './store-options.js';
+import type { WorkersOptions } from './workers-options.js';
 
 /**
  * A component named in a config: a registry name (`"household"`), or an object naming it and/or the npm

@@ -1,6 +1,6 @@
-import { healthSchema } from '../run/health/health-options.js';
-import { storeSchema } from '../run/store-options.js';
-import { workersSchema } from '../workers/workers-options.js';
+import { healthSchema } from './health-options.js';
+import { storeSchema } from './store-options.js';
+import { workersSchema } from './workers-options.js';
 
 /** The published JSON Schema of a run config (also shipped as `@skillrl/orchestrator/config-schema.json`). */
 
