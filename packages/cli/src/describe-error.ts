@@ -1,5 +1,11 @@
-import { SkillFormatError, SkillrlError, ValidationError } from '@skillrl/core';
-import { DamagedRecordsError, RunHealthError, VoidSignalError } from '@skillrl/orchestrator';
+import {
+  DamagedRecordsError,
+  RunHealthError,
+  SkillFormatError,
+  SkillrlError,
+  ValidationError,
+  VoidSignalError,
+} from '@skillrl/core';
 
 /** An error as the CLI reports it: a message for people, and a JSON shape for `--json`. */
 export function describeError(error: unknown): { message: string; json: Record<string, unknown> } {

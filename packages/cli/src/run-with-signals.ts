@@ -1,5 +1,5 @@
-import { redactSecrets } from '@skillrl/core';
-import { RunHealthError, type RunOptions, type RunResult, VoidSignalError } from '@skillrl/orchestrator';
+import { RunHealthError, redactSecrets, VoidSignalError } from '@skillrl/core';
+import type { RunOptions, RunResult } from '@skillrl/orchestrator';
 import { describeError } from './describe-error.js';
 import { EXIT_CODES, isResumableStop } from './exit-codes.js';
 import { interruptSignal } from './interrupt-signal.js';

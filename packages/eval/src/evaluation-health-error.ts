@@ -1,4 +1,4 @@
-import { type HealthStopDetails, HealthStopError } from '@skillrl/orchestrator';
+import { type HealthStopDetails, HealthStopError } from '@skillrl/core';
 
 /** What stopped an evaluation, as `skillrl eval --json` prints it: a run's details, for eval. */
 export interface EvaluationHealthDetails extends HealthStopDetails {

@@ -1,11 +1,10 @@
-import type { Trajectory } from '@skillrl/core';
 import {
-  type EndpointInfo,
-  ErrorBudget,
   type HealthOptions,
   type RunHealthError,
   resolveHealthOptions,
-} from '@skillrl/orchestrator';
+  type Trajectory,
+} from '@skillrl/core';
+import { type EndpointInfo, ErrorBudget } from '@skillrl/rollout';
 import { type EvaluationHealthDetails, EvaluationHealthError } from './evaluation-health-error.js';
 
 const pct = (x: number) => Math.round(100 * x);

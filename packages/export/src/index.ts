@@ -37,4 +37,5 @@ export {
   type SkillVersion,
   withoutProvenance,
 } from './skills/run-skill-versions.js';
-export { pairedUtility, type SkillUtility, utilityMetadata } from './skills/skill-utility.js';
+// A skill's measured utility is core's (the method loops compute it too); re-exported under its names.
+export { pairedUtility, type SkillUtility, utilityMetadata } from '@skillrl/core';

@@ -8,30 +8,38 @@
 export { type EvolveOptions, evolve } from './evolve/evolve.js';
 export { type InternalizeOptions, internalize } from './internalize/internalize.js';
 export { type ResumeOptions, resumeRun, runConfig } from './run/run-config.js';
-// A run directory holding records its readers cannot use: refused before a resume (`--drop-damaged` moves them).
-export { DamagedRecordsError } from './run/damaged-records-error.js';
 export type { RunOptions, RunProgress, RunResult } from './run/run-types.js';
-// Run health and layout: the error budget's stop, `resume --set` overrides, the config sections' defaults.
-export { type HealthOptions, HEALTH_DEFAULTS } from '@skillrl/core';
-export { type RunHealthDetails, RunHealthError } from './run/health/run-health-error.js';
-export { type VoidSignalDetails, VoidSignalError, type VoidUnit } from './run/health/void-signal-error.js';
 export { type ConfigOverride, OVERRIDABLE_PATHS, parseOverride } from './run/config-overrides.js';
-export { STORE_DEFAULTS, type StoreOptions } from '@skillrl/core';
-export type { WorkersOptions } from '@skillrl/core';
-// Reading a run directory's streams in either layout (gzip segments and the open file, or one file).
-export { readRunStream, readRunStreamLines, streamFiles } from '@skillrl/core';
-
-// Configs: the published schema, loading (YAML/JSON) and every problem by path.
-export { CONFIG_SCHEMA_ID, configSchema } from '@skillrl/core';
-export type {
-  ComponentSpec,
-  EvolveSection,
-  InternalizeSection,
-  LoadedConfig,
-  RunConfig,
-  TaskSelection,
-} from '@skillrl/core';
+// Configs: loading (YAML/JSON) and every problem by path. The contract (RunConfig, its JSON Schema, the health,
+// store and workers sections), a run's typed stops (RunHealthError, VoidSignalError, DamagedRecordsError) and
+// resolution's refusals (MissingPackageError, PluginShapeError) are core's, re-exported under their names here.
 export { checkConfig, loadConfig, parseConfig } from './config/load-config.js';
+export {
+  CONFIG_SCHEMA_ID,
+  type ComponentSpec,
+  configSchema,
+  DamagedRecordsError,
+  type EvolveSection,
+  HEALTH_DEFAULTS,
+  type HealthOptions,
+  type InternalizeSection,
+  type LoadedConfig,
+  MissingPackageError,
+  PluginShapeError,
+  type RunConfig,
+  type RunHealthDetails,
+  RunHealthError,
+  readRunStream,
+  readRunStreamLines,
+  STORE_DEFAULTS,
+  type StoreOptions,
+  streamFiles,
+  type TaskSelection,
+  type VoidSignalDetails,
+  VoidSignalError,
+  type VoidUnit,
+  type WorkersOptions,
+} from '@skillrl/core';
 
 // Components: built-in registry names, plugin packages, learner state through checkpoints.
 export { BUILTIN_COMPONENTS } from './components/builtin-components.js';
@@ -40,11 +48,9 @@ export type {
   ComponentKind,
   Persistence,
   ResolvedComponent,
-} from './components/component-types.js';
+} from '@skillrl/core';
 export { type ComponentCheck, checkComponents } from './components/check-components.js';
 export { type ResolvedPlugin, resolvePlugin } from './components/import-package.js';
-export { MissingPackageError } from './components/missing-package-error.js';
-export { PluginShapeError } from './components/plugin-shape-error.js';
 export {
   type ResolvedEstimator,
   resolveComponent,
@@ -90,7 +96,6 @@ export { type ConfigCheck, checkConfigFile, checkConfigValue } from './component
 export { importBuiltin, type ModuleNamespace } from './components/import-package.js';
 export { readConfigFile } from './config/load-config.js';
 export { applyOverrides } from './run/config-overrides.js';
-export { redactUrl } from './run/health/describe-endpoint.js';
 export { moveAside } from './run/move-aside.js';
 export { runDirectoryOf } from './run/open-run.js';
 export { checkWorkers } from './workers/check-workers.js';
@@ -99,11 +104,8 @@ export { createPartsLoader } from './workers/worker-parts.js';
 
 // For evaluation (@skillrl/eval): the parts a run is set up with (its RNG, adapter and task model; the
 // tasks a selection names) and released, a run directory's checkpoint and damaged-records check, and the
-// error budget an evaluation is held to, with the endpoint its messages blame.
+// endpoint an evaluation's error budget (rollout's ErrorBudget) blames in its messages.
 export { loadTasks, type RunBasics, releaseAgent, setupBasics } from './run/setup-run.js';
 export type { CheckpointValue } from './run/run-session.js';
 export { checkDamagedRecords, type DamagedRecordsOptions } from './run/damaged-records.js';
-export { ErrorBudget } from './run/health/error-budget.js';
-export { type ResolvedHealthOptions, resolveHealthOptions } from '@skillrl/core';
-export { type HealthStopDetails, HealthStopError } from './run/health/health-stop-error.js';
-export { type EndpointInfo, rolloutEndpoint } from './run/health/describe-endpoint.js';
+export { rolloutEndpoint } from './run/health/describe-endpoint.js';

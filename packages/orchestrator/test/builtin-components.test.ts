@@ -1,11 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ComponentKind } from '@skillrl/core';
 import { ValidationError } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_COMPONENTS } from '../src/components/builtin-components.js';
 import { importEntry } from '../src/components/call-builtin.js';
 import { type ComponentCheck, checkConfigValue } from '../src/components/check-components.js';
-import type { ComponentKind } from '../src/components/component-types.js';
 import { importBuiltin } from '../src/components/import-package.js';
 import { resolveComponent } from '../src/components/resolve-component.js';
 import { evolveConfig, internalizeConfig, tempDir, writeConfig } from './support.js';

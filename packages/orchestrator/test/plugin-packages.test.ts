@@ -1,9 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RunEvent, Trajectory } from '@skillrl/core';
-import { ValidationError } from '@skillrl/core';
+import { MissingPackageError, ValidationError } from '@skillrl/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MissingPackageError } from '../src/components/missing-package-error.js';
 import { loadConfig } from '../src/config/load-config.js';
 import { runConfig } from '../src/run/run-config.js';
 import { internalizeConfig, writeConfig } from './support.js';

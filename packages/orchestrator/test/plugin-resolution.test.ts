@@ -2,11 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { TaskAdapter } from '@skillrl/core';
-import { InvalidArgumentError, SkillrlError } from '@skillrl/core';
+import { InvalidArgumentError, MissingPackageError, PluginShapeError, SkillrlError } from '@skillrl/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { interopNamespace, resolvePlugin } from '../src/components/import-package.js';
-import { MissingPackageError } from '../src/components/missing-package-error.js';
-import { PluginShapeError } from '../src/components/plugin-shape-error.js';
 import { resolveComponent, resolveEstimator } from '../src/components/resolve-component.js';
 import { createPluginProject, type PluginProject } from './plugin-fixtures.js';
 

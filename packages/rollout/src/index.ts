@@ -122,6 +122,8 @@ export { UnknownOptionError } from './options/unknown-option-error.js';
 export { ModelCallError } from './resilience/model-call-error.js';
 export { NoChoiceError } from './resilience/no-choice-error.js';
 export { createRateLimiter, type RateLimiter, type RateLimitOptions } from './resilience/rate-limiter.js';
+// The error budget over a run's calls (rollouts, editor calls): it stops a run whose calls keep failing, in words.
+export { type CallError, type EndpointInfo, ErrorBudget } from './resilience/error-budget.js';
 export {
   isRetryable,
   type ResolvedRetryOptions,

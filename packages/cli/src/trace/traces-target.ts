@@ -1,4 +1,4 @@
-import { redactUrl } from '@skillrl/orchestrator';
+import { redactUrl } from '@skillrl/core';
 
 /** Where traces go, when the environment asks for them. */
 export interface TracesTarget {

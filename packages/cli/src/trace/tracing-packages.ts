@@ -1,4 +1,5 @@
-import { importBuiltin, MissingPackageError, type ModuleNamespace } from '@skillrl/orchestrator';
+import { MissingPackageError } from '@skillrl/core';
+import { importBuiltin, type ModuleNamespace } from '@skillrl/orchestrator';
 
 /**
  * The OpenTelemetry SDK packages that export traces: optional peers of @skillrl/cli (dependencies of

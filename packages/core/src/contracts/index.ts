@@ -2,6 +2,7 @@ export type * from './advantage.js';
 export type * from './agent.js';
 export type * from './chat-model.js';
 export type * from './chat-turn.js';
+export type * from './component.js';
 export type * from './curriculum.js';
 export type * from './environment.js';
 export type * from './events.js';

@@ -1,13 +1,18 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { formatSkill, InvalidArgumentError, type Skill } from '@skillrl/core';
+import {
+  formatSkill,
+  InvalidArgumentError,
+  type Skill,
+  type SkillUtility,
+  utilityMetadata,
+} from '@skillrl/core';
 import {
   PROVENANCE_PREFIX,
   readRunSkillVersions,
   type SkillVersion,
   withoutProvenance,
 } from './run-skill-versions.js';
-import { type SkillUtility, utilityMetadata } from './skill-utility.js';
 
 /** Which of a run's versions to export: a generation (evolve), the best by measured reward, or the final ones. */
 export type SkillSelection = number | 'best' | 'final';

@@ -4,13 +4,14 @@ import type { Skill, Trajectory } from '@skillrl/core';
 import {
   InvalidArgumentError,
   pairedStats,
+  pairedUtility,
   parseSkill,
   readRunStream,
   rolloutErrored,
+  type SkillUtility,
   skillHash,
   taskSlug,
 } from '@skillrl/core';
-import { pairedUtility, type SkillUtility } from './skill-utility.js';
 
 /** One version of a skill a run wrote, with where it came from and how it did. */
 export interface SkillVersion {

@@ -1,5 +1,4 @@
-import type { JsonObject, PolicyTrainer } from '@skillrl/core';
-import type { ComponentKind } from './component-types.js';
+import type { ComponentKind, JsonObject, PolicyTrainer } from '@skillrl/core';
 
 /**
  * A built-in component: the package that provides it and the names of its exports. What its options mean

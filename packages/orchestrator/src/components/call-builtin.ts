@@ -1,8 +1,7 @@
 import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
-import type { JsonObject } from '@skillrl/core';
+import type { ComponentContext, ComponentKind, JsonObject, Persistence } from '@skillrl/core';
 import { InvalidArgumentError } from '@skillrl/core';
 import type { BuiltinEntry } from './builtin-components.js';
-import type { ComponentContext, ComponentKind, Persistence } from './component-types.js';
 import { importBuiltin, importFromConfig, type ModuleNamespace } from './import-package.js';
 
 // How a built-in is called, the same way for each: its package imported, its check, factory, probe and state

@@ -1,6 +1,15 @@
 import { dirname, resolve as resolvePath } from 'node:path';
-import type { Agent, JsonObject, LoadedConfig, RunConfig, TaskAdapter, ValidationIssue } from '@skillrl/core';
-import { createRng, readSkillFolder, ValidationError } from '@skillrl/core';
+import type {
+  Agent,
+  ComponentContext,
+  ComponentKind,
+  JsonObject,
+  LoadedConfig,
+  RunConfig,
+  TaskAdapter,
+  ValidationIssue,
+} from '@skillrl/core';
+import { createRng, PluginShapeError, readSkillFolder, ValidationError } from '@skillrl/core';
 import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
 import { checkEstimatorOverrides, methodBatchFields } from '../config/check-estimator-overrides.js';
 import { retirementWarnings } from '../config/check-retirement.js';
@@ -14,10 +23,8 @@ import {
   importEntry,
   probeBuiltin,
 } from './call-builtin.js';
-import type { ComponentContext, ComponentKind } from './component-types.js';
 import { findBuiltin, findBuiltinPeers, importFromConfig, resolvePlugin } from './import-package.js';
 import { listExports, shapeProblem } from './plugin-shape.js';
-import { PluginShapeError } from './plugin-shape-error.js';
 import { pluginExport, resolveComponent, resolveEstimator } from './resolve-component.js';
 import { unknownBuiltin } from './unknown-builtin.js';
 

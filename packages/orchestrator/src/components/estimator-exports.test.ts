@@ -1,6 +1,6 @@
+import { PluginShapeError } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import { estimatorTable } from './estimator-exports.js';
-import { PluginShapeError } from './plugin-shape-error.js';
 
 const factory = () => ({ name: 'f', estimate: () => ({ advantages: new Float64Array(0), metrics: {} }) });
 const read = (mod: Record<string, unknown>, spec: { export?: string; name?: string } = {}) =>

@@ -1,7 +1,7 @@
 import type { EstimatorFactory } from '@skillrl/core';
+import { PluginShapeError } from '@skillrl/core';
 import type { ModuleNamespace } from './import-package.js';
 import { listExports } from './plugin-shape.js';
-import { PluginShapeError } from './plugin-shape-error.js';
 
 const ESTIMATOR_TABLE = '{ "<name>": (options) => AdvantageEstimator }';
 

@@ -2,9 +2,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { InvalidArgumentError } from '@skillrl/core';
+import { InvalidArgumentError, MissingPackageError } from '@skillrl/core';
 import { moduleResolve } from 'import-meta-resolve';
-import { MissingPackageError } from './missing-package-error.js';
 
 export type ModuleNamespace = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { ComponentKind } from './component-types.js';
+import type { ComponentKind } from '@skillrl/core';
 import type { ModuleNamespace } from './import-package.js';
 
 /** What each kind of component must have, as the contracts in @skillrl/core define it. */

@@ -1,26 +1,23 @@
 import type {
   AdvantageEstimator,
+  ComponentContext,
+  ComponentKind,
   ComponentSpec,
+  ComponentTypes,
   EstimatorBatchOverrides,
   EstimatorFactory,
   JsonObject,
   JsonValue,
+  Persistence,
+  ResolvedComponent,
 } from '@skillrl/core';
-import { InvalidArgumentError, RegistryError, ValidationError } from '@skillrl/core';
+import { InvalidArgumentError, PluginShapeError, RegistryError, ValidationError } from '@skillrl/core';
 import { readBatchOverrides } from '../config/check-estimator-overrides.js';
 import { BUILTIN_COMPONENTS } from './builtin-components.js';
 import { builtinPersistence, checkBuiltinOptions, createBuiltin, importEntry } from './call-builtin.js';
-import type {
-  ComponentContext,
-  ComponentKind,
-  ComponentTypes,
-  Persistence,
-  ResolvedComponent,
-} from './component-types.js';
 import { estimatorTable } from './estimator-exports.js';
 import { importBuiltin, importFromConfig, type ModuleNamespace } from './import-package.js';
 import { contractOf, listExports, shapeProblem } from './plugin-shape.js';
-import { PluginShapeError } from './plugin-shape-error.js';
 import { unknownBuiltin } from './unknown-builtin.js';
 
 /** The exports tried, in order, when a plugin spec names none. */

@@ -1,5 +1,5 @@
+import type { ComponentKind } from '@skillrl/core';
 import { RegistryError } from '@skillrl/core';
-import type { ComponentKind } from './component-types.js';
 import { resolvePlugin } from './import-package.js';
 
 /** Where a component of each kind is named in a config. */

@@ -2,7 +2,7 @@ import { dirname, resolve as resolvePath } from 'node:path';
 import type {
   JsonObject,
   JsonValue,
-  MethodBatchField,
+  ResolvedComponent,
   RunConfig,
   Skill,
   SkillCandidate,
@@ -10,22 +10,11 @@ import type {
   Task,
   Trajectory,
 } from '@skillrl/core';
-import {
-  formatSkill,
-  InvalidArgumentError,
-  mean,
-  readSkillFolder,
-  skillForFamily,
-  splitErrored,
-  taskSlug,
-} from '@skillrl/core';
-import { candidateFile, pairedUtility } from '@skillrl/export';
+import { formatSkill, InvalidArgumentError, readSkillFolder, skillForFamily, taskSlug } from '@skillrl/core';
+import { candidateFile } from '@skillrl/export';
 import { planRollouts } from '@skillrl/rollout';
 import type * as Generation from '@skillrl/skill-generator/generation';
 import type {
-  createSkillR1State as CreateState,
-  replaySkillR1Updates as ReplayUpdates,
-  runSkillR1Generation as RunGeneration,
   SkillR1AdvantageRow,
   SkillR1GenerationResult,
   SkillR1Proposal,
@@ -33,7 +22,6 @@ import type {
   SkillR1ProposalStats,
   SkillR1State,
 } from '@skillrl/skill-generator/generation';
-import type { ResolvedComponent } from '../components/component-types.js';
 import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
 import { refuseOverriddenOptions } from '../config/check-estimator-overrides.js';
@@ -99,11 +87,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   const section = config.evolve ?? {};
   // The method step and the run's shape (G, K, M, λ and their defaults) live in @skillrl/skill-generator,
   // loaded on use like every built-in part.
-  const method = await importBuiltin(
+  const method = (await importBuiltin(
     '@skillrl/skill-generator/generation',
     "Skill-R1's generation step",
     configPath,
-  );
+  )) as unknown as typeof Generation;
   const {
     variant,
     generations,
@@ -117,19 +105,11 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     initialSkill,
     useS0,
     proposalRetries,
-  } = (method.skillR1RunSettings as typeof Generation.skillR1RunSettings)(section);
+  } = method.skillR1RunSettings(section);
 
   // Everything a config names is resolved before the first rollout, so a bad name fails fast.
   const basics = await setupBasics(config, configPath);
   const adapter = basics.adapter.value;
-  const step = method.runSkillR1Generation as typeof RunGeneration;
-  const createState = method.createSkillR1State as typeof CreateState;
-  const replayUpdates = method.replaySkillR1Updates as typeof ReplayUpdates;
-  // The summary's metrics of a track and of the editor's proposals.
-  const summary = method as unknown as Pick<
-    typeof Generation,
-    'skillR1GenerationMeans' | 'skillR1ProposalTotals' | 'skillR1SummaryMetrics'
-  >;
   let generator: ResolvedComponent<SkillGenerator> | undefined;
   if (variant !== 'no-skill') {
     generator = await resolveComponent(
@@ -146,12 +126,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
   }
   const estimator = await resolveEstimator(config.estimator ?? 'skill-r1', configPath);
   // An option the generation's batch fields replace (skill-r1's lambda, say) would do nothing: refused here.
-  refuseOverriddenOptions(
-    config,
-    estimator.batchOverrides,
-    method.SKILL_R1_GENERATION_BATCH_FIELDS as readonly MethodBatchField[],
-    options,
-  );
+  refuseOverriddenOptions(config, estimator.batchOverrides, method.SKILL_R1_GENERATION_BATCH_FIELDS, options);
   const tasks = await loadTasks(adapter, config.tasks, config.seed);
   const heldOutTasks = section.heldOut ? await loadTasks(adapter, section.heldOut, config.seed + 3) : [];
   // s0's bank: the adapter's skills, or the user's own Agent Skills folder (read from the config's folder).
@@ -202,7 +177,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       list.length * finalEpisodes * (finalPaired ? 2 : 1);
     session.setTotal(trackEpisodes(tasks) + trackEpisodes(heldOutTasks));
 
-    const training: Track = { prefix: 'g', tasks, state: createState(tasks), train: true };
+    const training: Track = { prefix: 'g', tasks, state: method.createSkillR1State(tasks), train: true };
     let start = 0;
     const checkpoint = session.latestCheckpoint();
     if (checkpoint) {
@@ -212,7 +187,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         generator.value = await session.restore(generator, checkpoint.components.generator);
       } else if (generator && mode === 'grpo' && generator.value.update) {
         // No saved state: rebuild the editor by replaying each finished generation's update (skill-generator).
-        await replayUpdates({
+        await method.replaySkillR1Updates({
           completed: start,
           taskIds: training.tasks.map((t) => t.id),
           readAdvantages: (g) =>
@@ -241,7 +216,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       const unit = `${track.prefix}${g}`;
       const gen = generator;
       session.setPhase(phase);
-      const result: SkillR1GenerationResult = await step(
+      const result: SkillR1GenerationResult = await method.runSkillR1Generation(
         {
           generation: g,
           tasks: track.tasks,
@@ -263,7 +238,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           signal: session.signal,
         },
         // Editor calls count against the error budget (`health`), as rollouts do.
-        session.withEditorBudget<Parameters<typeof step>[1]>({
+        session.withEditorBudget<Parameters<typeof method.runSkillR1Generation>[1]>({
           propose: (context, n) => (gen as ResolvedComponent<SkillGenerator>).value.propose(context, n),
           ...(gen?.value.update
             ? {
@@ -400,39 +375,19 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       await session.checkpoint(g + 1, training.state as unknown as JsonValue, { generator });
     }
 
-    /**
-     * Fresh episodes under each task's carried skill (the best candidate's own reward is selection-biased)
-     * and, with `finalPaired`, as many without it (`…:c0:…` ids; those with the skill are planned exactly as
-     * without the pairing, so `final_eval_*` does not change with it).
-     */
+    // The final evaluation's plan and metrics are Skill-R1's (skill-generator); its episodes run here.
     async function finalEvaluation(track: Track, unit: string): Promise<Trajectory[]> {
-      const seed = root.seedFor(unit);
-      const skillOf = (task: Task) => track.state.tasks[task.id]?.current;
-      const plan = planRollouts({ tasks: track.tasks, skills: skillOf, groupSize: finalEpisodes, seed });
-      if (finalPaired) {
-        const withSkill = track.tasks.filter((t) => skillOf(t) !== undefined);
-        plan.push(...planRollouts({ tasks: withSkill, groupSize: finalEpisodes, seed }));
-      }
+      const plan = method.planSkillR1FinalEvaluation({
+        tasks: track.tasks,
+        skillOf: (task) => track.state.tasks[task.id]?.current,
+        episodes: finalEpisodes,
+        paired: finalPaired,
+        seed: root.seedFor(unit),
+      });
       return session.runEpisodes(plan, unit, { ...runCtx, generation: generations + 1 });
     }
-    /** `final_eval_*` from the runs with the skill; with `finalPaired`, the utility as `final_utility_*`. */
-    function finalMetrics(runs: readonly Trajectory[], unit: string, prefix: string) {
-      const withSkill = runs.filter((r) => r.condition === 1 || !finalPaired);
-      const { scored, errored } = splitErrored(withSkill);
-      metrics[`${prefix}final_eval_reward`] = scored.length ? mean(scored.map((r) => r.reward)) : Number.NaN;
-      metrics[`${prefix}final_eval_success`] = successRate(scored);
-      metrics[`${prefix}final_eval_episodes`] = scored.length;
-      metrics[`${prefix}final_eval_errored`] = errored.length;
-      const utility = finalPaired ? pairedUtility(runs, unit) : undefined;
-      if (!utility) return;
-      metrics[`${prefix}final_utility_gap`] = utility.gap;
-      metrics[`${prefix}final_utility_lo`] = utility.lo;
-      metrics[`${prefix}final_utility_hi`] = utility.hi;
-      metrics[`${prefix}final_utility_pairs`] = utility.pairs;
-      metrics[`${prefix}final_without_success`] = utility.withoutSkill;
-    }
-    const successRate = (runs: readonly Trajectory[]) =>
-      runs.length ? runs.filter((r) => r.verdict.passed).length / runs.length : 0;
+    const finalMetrics = (runs: readonly Trajectory[], unit: string, prefix: string) =>
+      Object.assign(metrics, method.skillR1FinalMetrics(runs, { paired: finalPaired, unit, prefix }));
 
     const metrics: Record<string, number> = {};
     if (finalEpisodes > 0) {
@@ -447,7 +402,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       const heldOut: Track = {
         prefix: 'h',
         tasks: heldOutTasks,
-        state: createState(heldOutTasks),
+        state: method.createSkillR1State(heldOutTasks),
         train: false,
       };
       for (let g = 0; g <= generations; g++) {
@@ -457,7 +412,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           g === 0 ? 'held-out generation 0 (s0)' : `held-out generation ${g}/${generations}`,
         );
       }
-      Object.assign(metrics, summary.skillR1GenerationMeans(heldOut.state, 'heldout_'));
+      Object.assign(metrics, method.skillR1GenerationMeans(heldOut.state, 'heldout_'));
       if (finalEpisodes > 0) {
         session.setPhase('held-out final evaluation');
         finalMetrics(await finalEvaluation(heldOut, 'hfinal'), 'hfinal', 'heldout_');
@@ -476,7 +431,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     // final_reward, each generation's mean, the task count (skill-generator's).
     Object.assign(
       metrics,
-      summary.skillR1SummaryMetrics(
+      method.skillR1SummaryMetrics(
         training.state,
         tasks.map((t) => t.id),
       ),
@@ -496,10 +451,10 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
         const unit = r.key.split('/')[0] ?? r.key;
         fallbacksByUnit[unit] = (fallbacksByUnit[unit] ?? 0) + 1;
       }
-      Object.assign(metrics, summary.skillR1ProposalTotals(records.filter((r) => r.key.startsWith('g'))));
+      Object.assign(metrics, method.skillR1ProposalTotals(records.filter((r) => r.key.startsWith('g'))));
       if (heldOutTasks.length > 0) {
         for (const [k, v] of Object.entries(
-          summary.skillR1ProposalTotals(records.filter((r) => r.key.startsWith('h'))),
+          method.skillR1ProposalTotals(records.filter((r) => r.key.startsWith('h'))),
         )) {
           metrics[`heldout_${k}`] = v;
         }

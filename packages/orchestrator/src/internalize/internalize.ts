@@ -4,6 +4,7 @@ import type {
   JsonObject,
   JsonValue,
   PolicyTrainer,
+  ResolvedComponent,
   RunConfig,
   Skill,
   ValidationResult,
@@ -11,7 +12,6 @@ import type {
 import { formatSkill, InvalidArgumentError } from '@skillrl/core';
 import type * as Curriculum from '@skillrl/curriculum';
 import { type PlannedEpisode, planRollouts } from '@skillrl/rollout';
-import type { ResolvedComponent } from '../components/component-types.js';
 import { importBuiltin } from '../components/import-package.js';
 import { resolveComponent, resolveEstimator } from '../components/resolve-component.js';
 import { refuseOverriddenOptions } from '../config/check-estimator-overrides.js';

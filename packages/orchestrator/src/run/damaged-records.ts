@@ -1,6 +1,11 @@
 import { join } from 'node:path';
-import { checkRunStreams, DAMAGED_DIR, dropDamagedRecords, formatDamagedRecord } from '@skillrl/core';
-import { DamagedRecordsError } from './damaged-records-error.js';
+import {
+  checkRunStreams,
+  DAMAGED_DIR,
+  DamagedRecordsError,
+  dropDamagedRecords,
+  formatDamagedRecord,
+} from '@skillrl/core';
 
 /** Records named in the note of what was moved; the rest are counted. */
 const LISTED = 20;

@@ -1,8 +1,8 @@
 import { dirname, resolve } from 'node:path';
 import type { RunConfig } from '@skillrl/core';
-import { InvalidArgumentError, type RunManifest, redactObject } from '@skillrl/core';
+import { InvalidArgumentError, type RunManifest, redactObject, redactUrlsIn } from '@skillrl/core';
 import { queueEpisodeSource } from '../workers/queue-episode-source.js';
-import { editorEndpoint, redactUrlsIn, rolloutEndpoint } from './health/describe-endpoint.js';
+import { editorEndpoint, rolloutEndpoint } from './health/describe-endpoint.js';
 import { RunSession } from './run-session.js';
 import type { RunOptions } from './run-types.js';
 

@@ -3,8 +3,10 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type {
   Agent,
+  HealthKind,
   JsonObject,
   JsonValue,
+  Persistence,
   RunEvent,
   RunStore,
   TaskAdapter,
@@ -17,6 +19,7 @@ import {
   openRunStore,
   RunStoreError,
   redactObject,
+  redactUrlsIn,
   resolveHealthOptions,
   resolveStoreOptions,
   type StoreOptions,
@@ -24,15 +27,13 @@ import {
 import {
   type CollectRolloutsOptions,
   collectRollouts,
+  type EndpointInfo,
+  ErrorBudget,
   type PlannedEpisode,
   type RolloutRun,
 } from '@skillrl/rollout';
-import type { Persistence } from '../components/component-types.js';
 import { traceUnit } from '../trace/unit-span.js';
-import { type EndpointInfo, redactUrlsIn } from './health/describe-endpoint.js';
 import { type EditorPorts, withEditorBudget } from './health/editor-budget.js';
-import { ErrorBudget } from './health/error-budget.js';
-import type { HealthKind } from './health/run-health-error.js';
 import { SignalGuard } from './health/signal-guard.js';
 import type { RunOptions, RunProgress, RunResult } from './run-types.js';
 

@@ -1,6 +1,14 @@
-import type { Agent, Rng, RunConfig, Task, TaskAdapter, TaskSelection } from '@skillrl/core';
+import type {
+  Agent,
+  ComponentContext,
+  ResolvedComponent,
+  Rng,
+  RunConfig,
+  Task,
+  TaskAdapter,
+  TaskSelection,
+} from '@skillrl/core';
 import { createRng, InvalidArgumentError, ValidationError } from '@skillrl/core';
-import type { ComponentContext, ResolvedComponent } from '../components/component-types.js';
 import { resolveComponent } from '../components/resolve-component.js';
 import { checkConfigAgainstAdapter } from '../config/check-config-semantics.js';
 import { withSkillFolder } from './skill-folder-adapter.js';

@@ -14,6 +14,12 @@ export type {
 } from './propose-candidates.js';
 export { rejectedReplies } from './propose-candidates.js';
 export { type ReplaySkillR1UpdatesInput, replaySkillR1Updates } from './replay-skill-r1-updates.js';
+// The final evaluation: fresh episodes under each task's carried skill (and without it, paired), its metrics.
+export {
+  planSkillR1FinalEvaluation,
+  type SkillR1FinalEvaluationInput,
+  skillR1FinalMetrics,
+} from './skill-r1-final-evaluation.js';
 export {
   createSkillR1State,
   runSkillR1Generation,

@@ -1,4 +1,4 @@
-import type { ErrorBudget } from './error-budget.js';
+import type { ErrorBudget } from '@skillrl/rollout';
 
 /** The session's side of the budget: its counts, its abort signal, and its stop once the budget tripped. */
 export interface BudgetGuard {

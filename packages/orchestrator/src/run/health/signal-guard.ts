@@ -1,4 +1,4 @@
-import { VoidSignalError, type VoidUnit } from './void-signal-error.js';
+import { VoidSignalError, type VoidUnit } from '@skillrl/core';
 
 /**
  * The no-signal guard of the health budget: each training unit reports whether its update carried any

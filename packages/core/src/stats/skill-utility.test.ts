@@ -1,5 +1,5 @@
-import type { Trajectory } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
+import type { Trajectory } from '../contracts/trajectory.js';
 import { pairedUtility, utilityMetadata } from './skill-utility.js';
 
 let next = 0;

@@ -1,4 +1,4 @@
-import { SkillrlError } from '@skillrl/core';
+import { SkillrlError } from './skillrl-error.js';
 
 const SYMBOL = Symbol.for('skillrl.error.void-signal');
 

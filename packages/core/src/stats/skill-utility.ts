@@ -1,7 +1,6 @@
-import type { Trajectory } from '@skillrl/core';
-import { pairedStats, rolloutErrored } from '@skillrl/core';
-
-const { tInterval } = pairedStats;
+import type { Trajectory } from '../contracts/trajectory.js';
+import { rolloutErrored } from '../trajectory/errored-rollouts.js';
+import { tInterval } from './paired-stats.js';
 
 /**
  * A skill's measured utility: success with it and without it on the same tasks, paired by task (the mean of

@@ -1,12 +1,12 @@
-import type {
-  AdvantageEstimator,
-  Agent,
-  JsonObject,
-  JsonValue,
-  PolicyTrainer,
-  SkillGenerator,
-  TaskAdapter,
-} from '@skillrl/core';
+import type { AdvantageEstimator } from './advantage.js';
+import type { Agent } from './agent.js';
+import type { JsonObject, JsonValue } from './json.js';
+import type { PolicyTrainer } from './policy-trainer.js';
+import type { SkillGenerator } from './skill-generator.js';
+import type { TaskAdapter } from './task-adapter.js';
+
+// What a component factory (built-in or a third-party package) is given, and how its learner state travels
+// through a run's checkpoints: the contract a plugin package implements against core alone.
 
 export type ComponentKind = 'adapter' | 'agent' | 'generator' | 'trainer' | 'estimator';
 

@@ -1,4 +1,5 @@
-import { type DamagedRecord, formatDamagedRecord, SkillrlError } from '@skillrl/core';
+import { type DamagedRecord, formatDamagedRecord } from '../run-store/check-run-streams.js';
+import { SkillrlError } from './skillrl-error.js';
 
 const SYMBOL = Symbol.for('skillrl.error.damaged-records');
 

@@ -1,7 +1,12 @@
-import type { ResolvedHealthOptions } from '@skillrl/core';
-import { redactSecrets } from '@skillrl/core';
-import type { EndpointInfo } from './describe-endpoint.js';
-import { type HealthKind, RunHealthError } from './run-health-error.js';
+import { type HealthKind, type ResolvedHealthOptions, RunHealthError, redactSecrets } from '@skillrl/core';
+
+/** Where a kind of call goes, for error messages: the endpoint (credentials redacted) and the config field. */
+export interface EndpointInfo {
+  /** `http://host:8000/v1`, several joined by `, `, or a component's name when it has no URL option. */
+  endpoint: string;
+  /** The config path that sets it (`agent.options.baseURL`), when there is one. */
+  field?: string;
+}
 
 /** How a failed call is counted: `<code>: <message>`, cut so one huge message cannot fill the report. */
 export interface CallError {
