@@ -326,7 +326,17 @@ function llmOnlyInstall(): { dir: string; cli: string } {
   copy('orchestrator', ['dist']);
   copy('skill-generator', ['dist']);
   copy('tensor-ops', ['dist']);
-  for (const name of ['core', 'advantage', 'curriculum', 'export', 'report', 'rollout', 'task-household']) {
+  // Every other @skillrl package the CLI and the orchestrator depend on (read from their manifests, so a new
+  // dependency is linked too), and the household adapter the config names.
+  const linked = new Set(['task-household']);
+  for (const name of ['cli', 'orchestrator']) {
+    const { dependencies } = JSON.parse(readFileSync(join(PACKAGES, name, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
+    for (const dep of Object.keys(dependencies)) if (dep.startsWith('@skillrl/')) linked.add(dep.slice(9));
+  }
+  for (const name of linked) {
+    if (existsSync(join(nm, '@skillrl', name))) continue;
     symlinkSync(join(PACKAGES, name), join(nm, '@skillrl', name), 'dir');
   }
   // Every third-party dependency the published CLI and orchestrator declare, as npm would install it.

@@ -3,7 +3,18 @@ import { SKILLC_RUN_DEFAULTS, skillcRunSettings } from './skillc-run-settings.js
 
 describe('skillcRunSettings', () => {
   it('applies the defaults to an empty section', () => {
-    expect(skillcRunSettings()).toEqual({ ...SKILLC_RUN_DEFAULTS, estimator: 'skillc' });
+    expect(skillcRunSettings()).toEqual({
+      ...SKILLC_RUN_DEFAULTS,
+      estimator: 'skillc',
+      usesSkills: true,
+      pairedValidation: true,
+      label: 'internalize:skillc',
+    });
+    expect(skillcRunSettings({ ablation: 'fixed-rho' }).label).toBe('internalize:skillc:fixed-rho');
+    expect(skillcRunSettings({ variant: 'grpo' }).usesSkills).toBe(false);
+    expect(skillcRunSettings({ ablation: 'no-pairing' }).pairedValidation).toBe(false);
+    // The ablation is SKILLC's: another variant keeps its pairing.
+    expect(skillcRunSettings({ variant: 'skill0', ablation: 'no-pairing' }).pairedValidation).toBe(true);
     expect(skillcRunSettings({})).toMatchObject({
       steps: 20,
       tasksPerStep: 4,

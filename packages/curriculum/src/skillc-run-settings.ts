@@ -23,6 +23,12 @@ export interface SkillcRunSettings {
   validationEpisodes: number;
   testEpisodes: number;
   estimator: string;
+  /** Whether any rollout carries a skill (every variant but plain GRPO). */
+  usesSkills: boolean;
+  /** Whether the paired validation pairs each task's with- and without-skill episodes (all but that ablation). */
+  pairedValidation: boolean;
+  /** The run's method label in its manifest: `internalize:skillc`, `internalize:skillc:fixed-rho`, … */
+  label: string;
 }
 
 /**
@@ -39,7 +45,17 @@ export const SKILLC_RUN_DEFAULTS = {
   validateEvery: 10,
   validationEpisodes: 1,
   testEpisodes: 1,
-} as const satisfies Omit<SkillcRunSettings, 'estimator'>;
+} as const satisfies Pick<
+  SkillcRunSettings,
+  | 'variant'
+  | 'ablation'
+  | 'steps'
+  | 'tasksPerStep'
+  | 'groupSize'
+  | 'validateEvery'
+  | 'validationEpisodes'
+  | 'testEpisodes'
+>;
 
 /**
  * Each variant's estimator: SKILLC its dual-stream estimator, D2Skill its mixed-group one, GRPO and SKILL0 plain
@@ -55,9 +71,10 @@ export const SKILLC_VARIANT_ESTIMATORS: Readonly<Record<SkillcVariant, string>> 
 /** A config's `internalize` section with the defaults applied. */
 export function skillcRunSettings(section: SkillcRunSection = {}): SkillcRunSettings {
   const variant = section.variant ?? SKILLC_RUN_DEFAULTS.variant;
+  const ablation = section.ablation ?? SKILLC_RUN_DEFAULTS.ablation;
   return {
     variant,
-    ablation: section.ablation ?? SKILLC_RUN_DEFAULTS.ablation,
+    ablation,
     steps: section.steps ?? SKILLC_RUN_DEFAULTS.steps,
     tasksPerStep: section.tasksPerStep ?? SKILLC_RUN_DEFAULTS.tasksPerStep,
     groupSize: section.groupSize ?? SKILLC_RUN_DEFAULTS.groupSize,
@@ -65,5 +82,8 @@ export function skillcRunSettings(section: SkillcRunSection = {}): SkillcRunSett
     validationEpisodes: section.validationEpisodes ?? SKILLC_RUN_DEFAULTS.validationEpisodes,
     testEpisodes: section.testEpisodes ?? SKILLC_RUN_DEFAULTS.testEpisodes,
     estimator: SKILLC_VARIANT_ESTIMATORS[variant],
+    usesSkills: variant !== 'grpo',
+    pairedValidation: !(variant === 'skillc' && ablation === 'no-pairing'),
+    label: `internalize:${variant}${ablation === 'none' ? '' : `:${ablation}`}`,
   };
 }

@@ -105,26 +105,30 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     initialSkill,
     useS0,
     proposalRetries,
+    edits,
+    trainsEditor,
+    label,
+    estimator: defaultEstimator,
   } = method.skillR1RunSettings(section);
 
   // Everything a config names is resolved before the first rollout, so a bad name fails fast.
   const basics = await setupBasics(config, configPath);
   const adapter = basics.adapter.value;
   let generator: ResolvedComponent<SkillGenerator> | undefined;
-  if (variant !== 'no-skill') {
+  if (edits) {
     generator = await resolveComponent(
       'generator',
       section.generator as NonNullable<typeof section.generator>,
       basics.context('generator'),
     );
-    if (mode === 'grpo' && typeof generator.value.update !== 'function') {
+    if (trainsEditor && typeof generator.value.update !== 'function') {
       throw new InvalidArgumentError(
         'evolve.mode',
         `"grpo" trains the editor, but ${generator.source} has no update(); use "inference"`,
       );
     }
   }
-  const estimator = await resolveEstimator(config.estimator ?? 'skill-r1', configPath);
+  const estimator = await resolveEstimator(config.estimator ?? defaultEstimator, configPath);
   // An option the generation's batch fields replace (skill-r1's lambda, say) would do nothing: refused here.
   refuseOverriddenOptions(config, estimator.batchOverrides, method.SKILL_R1_GENERATION_BATCH_FIELDS, options);
   const tasks = await loadTasks(adapter, config.tasks, config.seed);
@@ -156,7 +160,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
     };
     session.emit({
       type: 'run:start',
-      method: variant === 'skill-r1' ? `evolve:${mode}` : `evolve:${variant}`,
+      method: label,
       seed: config.seed,
       config: config as unknown as JsonObject,
     });
@@ -172,7 +176,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       if (skill) s0.set(task.id, skill);
     }
     const trackEpisodes = (list: readonly Task[]) =>
-      (variant === 'no-skill' ? list.length : list.filter((t) => s0.has(t.id)).length) * M +
+      (edits ? list.filter((t) => s0.has(t.id)).length : list.length) * M +
       generations * list.length * K * M +
       list.length * finalEpisodes * (finalPaired ? 2 : 1);
     session.setTotal(trackEpisodes(tasks) + trackEpisodes(heldOutTasks));
@@ -185,7 +189,7 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
       start = checkpoint.completed;
       if (generator?.persistence) {
         generator.value = await session.restore(generator, checkpoint.components.generator);
-      } else if (generator && mode === 'grpo' && generator.value.update) {
+      } else if (generator && trainsEditor && generator.value.update) {
         // No saved state: rebuild the editor by replaying each finished generation's update (skill-generator).
         await method.replaySkillR1Updates({
           completed: start,
@@ -226,9 +230,9 @@ export async function evolve(input: RunConfig, options: EvolveOptions = {}): Pro
           lambda,
           interGeneration,
           carry: section.carry ?? 'best',
-          train: track.train && mode === 'grpo',
+          train: track.train && trainsEditor,
           initialSkill: (task) => s0.get(task.id),
-          skillFreeStart: variant === 'no-skill',
+          skillFreeStart: !edits,
           rng: root,
           unit,
           ...(gen ? { editor: { name: gen.source, argument: 'evolve.generator' } } : {}),

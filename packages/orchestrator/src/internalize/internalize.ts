@@ -92,12 +92,12 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
   );
   const testEpisodes = run.testEpisodes;
   const testTasks = section.test ? await loadTasks(adapter, section.test, config.seed + 2) : [];
-  const inventory = variant === 'grpo' || !adapter.skills ? [] : await adapter.skills();
+  const inventory = !run.usesSkills || !adapter.skills ? [] : await adapter.skills();
   // What a with-skill prompt carries, per family: the general sections plus the family's own (SKILL0's
   // `_get_skill_context`), the same for every variant so the rows differ in the method alone.
   const contexts = plan.skillContexts(families, inventory);
   const skills = contexts.full;
-  if (variant !== 'grpo') {
+  if (run.usesSkills) {
     for (const family of families) {
       if (!skills[family]) {
         options.onWarning?.(
@@ -172,7 +172,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
     };
     session.emit({
       type: 'run:start',
-      method: `internalize:${variant}${ablation === 'none' ? '' : `:${ablation}`}`,
+      method: run.label,
       seed: config.seed,
       config: config as unknown as JsonObject,
     });
@@ -232,7 +232,7 @@ export async function internalize(input: RunConfig, options: InternalizeOptions 
           groupSize,
           curriculum,
           skillFor: stepSkills.training,
-          pairing: !(variant === 'skillc' && ablation === 'no-pairing'),
+          pairing: run.pairedValidation,
           rng: root,
           totalSteps: steps,
           validateEvery: d,

@@ -15,7 +15,12 @@ describe('skillR1RunSettings', () => {
       finalPaired: false,
       useS0: true,
       proposalRetries: 2,
+      edits: true,
+      trainsEditor: false,
+      label: 'evolve:inference',
+      estimator: 'skill-r1',
     });
+    expect(skillR1RunSettings({ mode: 'grpo' })).toMatchObject({ trainsEditor: true, label: 'evolve:grpo' });
   });
 
   it('fixes what defines each baseline, whatever the config says', () => {
@@ -23,6 +28,11 @@ describe('skillR1RunSettings', () => {
     expect(grpo).toMatchObject({ generations: 1, lambda: 0, interGeneration: false, useS0: true });
     const none = skillR1RunSettings({ variant: 'no-skill', generations: 5, finalEpisodes: 4 });
     expect(none).toMatchObject({ generations: 0, useS0: false, finalPaired: false, finalEpisodes: 4 });
+    expect(skillR1RunSettings({ variant: 'no-skill', mode: 'grpo' })).toMatchObject({
+      edits: false,
+      trainsEditor: false,
+      label: 'evolve:no-skill',
+    });
   });
 
   it('pairs the final evaluation only when it runs, unless turned off', () => {

@@ -33,6 +33,14 @@ export interface SkillR1RunSettings {
   /** Generation 0 runs the starting skill s0 (every variant with an editor, unless `initialSkill: none`). */
   useS0: boolean;
   proposalRetries: number;
+  /** A skill editor proposes candidates (every variant but `no-skill`). */
+  edits: boolean;
+  /** The editor is trained after each generation (`mode: grpo`). */
+  trainsEditor: boolean;
+  /** The run's method label in its manifest: `evolve:inference`, `evolve:grpo`, `evolve:no-skill`, … */
+  label: string;
+  /** The estimator the loop scores with unless the config names one. */
+  estimator: string;
 }
 
 /**
@@ -49,6 +57,7 @@ export const SKILL_R1_RUN_DEFAULTS = {
   finalEpisodes: 0,
   initialSkill: 'adapter',
   proposalRetries: 2,
+  estimator: 'skill-r1',
 } as const;
 
 /**
@@ -60,9 +69,10 @@ export function skillR1RunSettings(section: SkillR1RunSection = {}): SkillR1RunS
   const variant = section.variant ?? SKILL_R1_RUN_DEFAULTS.variant;
   const finalEpisodes = section.finalEpisodes ?? SKILL_R1_RUN_DEFAULTS.finalEpisodes;
   const initialSkill = section.initialSkill ?? SKILL_R1_RUN_DEFAULTS.initialSkill;
+  const mode = section.mode ?? SKILL_R1_RUN_DEFAULTS.mode;
   return {
     variant,
-    mode: section.mode ?? SKILL_R1_RUN_DEFAULTS.mode,
+    mode,
     generations:
       variant === 'skill-r1'
         ? (section.generations ?? SKILL_R1_RUN_DEFAULTS.generations)
@@ -78,5 +88,9 @@ export function skillR1RunSettings(section: SkillR1RunSection = {}): SkillR1RunS
     initialSkill,
     useS0: variant !== 'no-skill' && initialSkill !== 'none',
     proposalRetries: section.proposalRetries ?? SKILL_R1_RUN_DEFAULTS.proposalRetries,
+    edits: variant !== 'no-skill',
+    trainsEditor: variant !== 'no-skill' && mode === 'grpo',
+    label: variant === 'skill-r1' ? `evolve:${mode}` : `evolve:${variant}`,
+    estimator: SKILL_R1_RUN_DEFAULTS.estimator,
   };
 }
