@@ -108,7 +108,7 @@ const out = resolve(args.out);
 const HOUSEHOLD = { tasksPerStep: 8, groupSize: 8, validateEvery: 10, validation: 48, test: 600 };
 const SIZE = args.quick
   ? {
-      evolve: { tasks: 4, heldOut: 2, generations: 2, candidates: 4, episodes: 2, finalEpisodes: 2 },
+      evolve: { tasks: 4, heldOut: 2, generations: 1, candidates: 2, episodes: 2, finalEpisodes: 2 },
       internalize: {
         published: { steps: 9, tasksPerStep: 4, groupSize: 8, validateEvery: 3, validation: 12, test: 12 },
         low: { steps: 3, tasksPerStep: 4, groupSize: 8, validateEvery: 1, validation: 12, test: 12 },
