@@ -18,3 +18,10 @@ export type {
 } from './report-types.js';
 // The line diff shown between generations of a skill, for callers that print it elsewhere.
 export { type DiffLine, diffSkills, type SkillDiff } from './diff/skill-diff.js';
+// A chart as plain data, and the palette every chart shares: `skillrl serve` draws its charts from the same shape.
+export {
+  type ChartMarker,
+  type ChartSeries,
+  type ChartSpec,
+  colorAt,
+} from './view/chart-spec.js';

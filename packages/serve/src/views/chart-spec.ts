@@ -1,51 +1,15 @@
-/** One line on a chart: points (x, y) in x order; a `null` y leaves a gap. */
-export interface ChartSeries {
-  label: string;
-  points: [number, number | null][];
-  color: string;
-  dashed?: boolean;
-}
+import type { ChartSpec as ReportChartSpec } from '@skillrl/report';
 
-/** A vertical line at `x` (a skill type retired at that step). */
-export interface ChartMarker {
-  x: number;
-  label: string;
-  color: string;
-}
+// The report's chart shape and palette (one home, in @skillrl/report): the same key gets the same colour here
+// as in report.html.
+export { type ChartMarker, type ChartSeries, colorAt } from '@skillrl/report';
 
 /**
- * A chart as plain data, the shape the report draws too: everything the reader sees is computed (and tested)
- * in Node, and the page only hands it to Chart.js. The same `id` on the next update redraws in place.
+ * A chart as plain data, the report's shape: everything the reader sees is computed (and tested) in Node, and
+ * the page only hands it to Chart.js. The same `id` on the next update redraws in place. The page lays its
+ * charts out itself, so the report's `size` is optional here.
  */
-export interface ChartSpec {
-  id: string;
-  title: string;
-  xLabel: string;
-  yLabel: string;
-  series: ChartSeries[];
-  markers?: ChartMarker[];
-  yMin?: number;
-  yMax?: number;
-}
-
-// Tableau 10, as the report uses: distinct in print and for the common colour-vision deficiencies.
-const PALETTE = [
-  '#4e79a7',
-  '#f28e2b',
-  '#e15759',
-  '#76b7b2',
-  '#59a14f',
-  '#edc948',
-  '#b07aa1',
-  '#ff9da7',
-  '#9c755f',
-  '#bab0ac',
-];
-
-/** The colour of the i-th family, task or run; the same key gets the same colour on every chart. */
-export function colorAt(index: number): string {
-  return PALETTE[((index % PALETTE.length) + PALETTE.length) % PALETTE.length] as string;
-}
+export type ChartSpec = Omit<ReportChartSpec, 'size'> & Partial<Pick<ReportChartSpec, 'size'>>;
 
 /** The mean of the finite values, or null (a gap in the line) when there are none. */
 export function meanOrNull(values: readonly number[]): number | null {
