@@ -20,7 +20,9 @@ export default defineConfig([
   {
     entry: ['src/index.ts'],
     format: ['cjs'],
-    dts: true,
+    // The declarations are the ESM build's: the package's build script copies index.d.ts to index.d.cts (the two
+    // are the same text), rather than a second TypeScript pass.
+    dts: false,
     sourcemap: process.env.SKILLRL_SOURCEMAPS === '1',
     clean: false,
     target: 'node20',
