@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError } from '@skillrl/core';
-import { serveCommandLine, startServe } from '@skillrl/serve';
 import type { Command } from 'commander';
 import type { CliIo, WithErrors } from '../cli-io.js';
 
@@ -43,6 +42,8 @@ export function addServeCommand(program: Command, io: CliIo, withErrors: WithErr
         process.once('SIGINT', onSignal);
         process.once('SIGTERM', onSignal);
         try {
+          // Loaded here, not at the CLI's start: the server (Hono and its Node adapter) is for this command alone.
+          const { serveCommandLine, startServe } = await import('@skillrl/serve');
           const server = await startServe({
             dir: resolve(dir),
             ...(opts.host !== undefined ? { host: opts.host } : {}),

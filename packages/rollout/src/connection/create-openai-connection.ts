@@ -1,5 +1,5 @@
 import { createRng, InvalidArgumentError, registerSecret, type Usage } from '@skillrl/core';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -108,6 +108,10 @@ function estimateTokens(body: ChatCompletionCreateParamsNonStreaming): number {
   return Math.ceil(JSON.stringify(body.messages).length / 4) + (body.max_tokens ?? 0) * completions;
 }
 
+let openaiModule: Promise<typeof OpenAI> | undefined;
+/** The `openai` client class, imported once, on first use. */
+const loadOpenAI = () => (openaiModule ??= import('openai').then((m) => m.default));
+
 /**
  * Opens the endpoint pool for `options.model`. Retries, timeouts, concurrency and rate limits are owned here
  * rather than by the `openai` client, so they are seeded, observable and testable; a call that fails past the
@@ -129,18 +133,23 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
   const baseURLs = options.baseURLs ?? [options.baseURL ?? 'https://api.openai.com/v1'];
   const own = options.clientOptions?.fetch ? undefined : createHttpFetch(options.http);
   const transport = options.clientOptions?.fetch ?? (own as HttpFetch);
-  const pool = createEndpointPool(
-    baseURLs,
-    (baseURL) =>
-      new OpenAI({
-        ...options.clientOptions,
-        fetch: transport,
-        baseURL,
-        apiKey,
-        maxRetries: 0,
-        timeout: timeoutMs,
-      }),
-  );
+  // Each endpoint's client is made at its first request: the `openai` module (about 150 files) loads then, not
+  // when a process that may never call a model (`skillrl --version`, `check`, a tfjs run) starts.
+  const pool = createEndpointPool(baseURLs, (baseURL) => {
+    let client: Promise<OpenAI> | undefined;
+    return () =>
+      (client ??= loadOpenAI().then(
+        (OpenAIClient) =>
+          new OpenAIClient({
+            ...options.clientOptions,
+            fetch: transport,
+            baseURL,
+            apiKey,
+            maxRetries: 0,
+            timeout: timeoutMs,
+          }),
+      ));
+  });
   const limit = pLimit(options.concurrency ?? 256);
   const rateLimiter = createRateLimiter({
     ...(options.requestsPerMinute === undefined ? {} : { requestsPerMinute: options.requestsPerMinute }),
@@ -185,7 +194,8 @@ export function createOpenAIConnection(options: OpenAIConnectionOptions): OpenAI
           if (signal?.aborted) follow();
           else signal?.addEventListener('abort', follow, { once: true });
           try {
-            const response = await endpoint.client.chat.completions.create(
+            const client = await endpoint.client();
+            const response = await client.chat.completions.create(
               body,
               request ? { signal: request.signal } : {},
             );
