@@ -1,0 +1,168 @@
+// Why single runs collapse (issue 38): reads the internalize runs that bench:paper left under --out (each one an
+// ordinary run directory) and prints, per run, its learning curve and what the learner measured on the way —
+// the policy's entropy, the gradient norm, the approximate KL to the rollout policy and the clip fraction, each
+// written by the tfjs trainer into every `step` event — beside the validation's success without skills and the
+// step at which it fell. Nothing is rerun; numbers come from the runs' own events.jsonl and summary.json.
+//
+//   node bench/training-noise.mjs [--out runs/paper] [--budget published] [--rows grpo-no-skills,skillc]
+//        [--curves]   also print each run's validation curve (success without skills at every validation)
+//
+// "Fell" means: the validation's success without skills dropped 10 points or more below the best it had
+// reached so far, and the run ended below that best by as much (a fall it never climbed back from). The test
+// score is the held-out test's, as in the tables.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { readRunStream } from '@skillrl/core';
+import { mean, sd } from './paired-stats.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    out: { type: 'string', default: 'runs/paper' },
+    budget: { type: 'string', default: 'published' },
+    rows: { type: 'string' },
+    curves: { type: 'boolean', default: false },
+  },
+});
+const out = resolve(args.out);
+if (!existsSync(out)) {
+  process.stderr.write(`--out: ${out} does not exist; run bench:paper first (or pass the folder it wrote)\n`);
+  process.exit(2);
+}
+const FALL = 0.1;
+const prefix = `skillc-${args.budget}-`;
+const wantedRows = args.rows ? new Set(args.rows.split(',')) : undefined;
+
+/** Success without skills at a validation (pooled over its types, weighted by their episodes). */
+function withoutRate(validation) {
+  let wins = 0;
+  let episodes = 0;
+  for (const f of Object.values(validation.families ?? {})) {
+    const n = f.withoutSkillEpisodes ?? 0;
+    if (n > 0 && typeof f.withoutSkill === 'number') {
+      wins += f.withoutSkill * n;
+      episodes += n;
+    }
+  }
+  return episodes > 0 ? wins / episodes : Number.NaN;
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? Number.NaN : s[Math.floor((s.length - 1) / 2)];
+};
+const windowMean = (xs, from, to) => mean(xs.slice(from, to).filter(Number.isFinite));
+
+/** One run's curve and learner statistics. */
+function diagnose(dir) {
+  const steps = [];
+  const validations = [];
+  for (const e of readRunStream(dir, 'events')) {
+    if (e.type === 'step') steps.push({ step: e.step, ...e.metrics });
+    if (e.type === 'validation' && e.validation)
+      validations.push({ step: e.step, rate: withoutRate(e.validation) });
+  }
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+  const curve = validations.filter((v) => Number.isFinite(v.rate));
+  let best = -1;
+  let bestStep = 0;
+  let fellAt;
+  for (const v of curve) {
+    if (v.rate > best) {
+      best = v.rate;
+      bestStep = v.step;
+      fellAt = undefined;
+    } else if (fellAt === undefined && v.rate <= best - FALL) fellAt = v.step;
+  }
+  const last = curve.at(-1)?.rate ?? Number.NaN;
+  const fell = fellAt !== undefined && last <= best - FALL ? fellAt : undefined;
+  const entropy = steps.map((s) => s.train_entropy);
+  const grad = steps.map((s) => s.train_grad_norm).filter(Number.isFinite);
+  const kl = steps.map((s) => s.train_approx_kl).filter(Number.isFinite);
+  const clip = steps.map((s) => s.train_clipfrac).filter(Number.isFinite);
+  const train = steps.map((s) => s.success);
+  const tenth = Math.max(1, Math.floor(steps.length / 10));
+  const gradMedian = median(grad);
+  return {
+    test: summary.metrics?.test_success_without ?? Number.NaN,
+    steps: steps.length,
+    curve,
+    best,
+    bestStep,
+    last,
+    fell,
+    trainStart: windowMean(train, 0, tenth),
+    trainEnd: windowMean(train, -tenth),
+    entropyStart: windowMean(entropy, 0, tenth),
+    entropyEnd: windowMean(entropy, -tenth),
+    entropyMin: Math.min(...entropy.filter(Number.isFinite)),
+    gradMedian,
+    gradMax: Math.max(...grad),
+    gradSpikes: grad.filter((g) => g > 5 * gradMedian).length,
+    klMax: Math.max(...kl),
+    clipMean: mean(clip),
+  };
+}
+
+const runs = readdirSync(out)
+  .filter((name) => name.startsWith(prefix) && existsSync(join(out, name, 'summary.json')))
+  .map((name) => {
+    const m = /^(.*)-seed(\d+)$/.exec(name.slice(prefix.length));
+    return m ? { name, row: m[1], seed: Number(m[2]) } : undefined;
+  })
+  .filter((r) => r && (!wantedRows || wantedRows.has(r.row)))
+  .sort((a, b) => (a.row === b.row ? a.seed - b.seed : a.row < b.row ? -1 : 1));
+if (runs.length === 0) {
+  process.stderr.write(
+    `no finished ${args.budget} internalize runs under ${out} (names ${prefix}<row>-seed<n>)\n`,
+  );
+  process.exit(1);
+}
+
+const pct = (x) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '—');
+const num = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+const lines = [
+  `## Training noise: ${runs.length} ${args.budget}-budget runs under ${out}`,
+  '',
+  "Per run: the held-out test (success without skills), the validation curve's best and last (and the step it",
+  `fell at: ${FALL * 100} points below its best, never regained), training success over the first and last tenth of`,
+  'the steps, the policy entropy (first tenth → last tenth, and its minimum), the gradient norm (median, max, and',
+  'steps above 5× the median), the largest approximate KL to the rollout policy, and the mean clip fraction.',
+  '',
+  '| row | seed | test % | val best % (step) | val last % | fell at | train % first → last | entropy first → last (min) | grad norm median / max (spikes) | KL max | clipfrac |',
+  '|---|---|---|---|---|---|---|---|---|---|---|',
+];
+const byRow = new Map();
+for (const run of runs) {
+  const d = diagnose(join(out, run.name));
+  const list = byRow.get(run.row) ?? [];
+  list.push({ ...run, ...d });
+  byRow.set(run.row, list);
+  lines.push(
+    `| ${run.row} | ${run.seed} | ${pct(d.test)} | ${pct(d.best)} (${d.bestStep}) | ${pct(d.last)} | ${d.fell ?? '—'} | ${pct(d.trainStart)} → ${pct(d.trainEnd)} | ${num(d.entropyStart)} → ${num(d.entropyEnd)} (${num(d.entropyMin)}) | ${num(d.gradMedian, 3)} / ${num(d.gradMax, 3)} (${d.gradSpikes}) | ${num(d.klMax, 3)} | ${num(d.clipMean, 3)} |`,
+  );
+}
+lines.push('', '### Per row', '');
+lines.push(
+  '| row | seeds | test % mean ± SD (min–max) | runs that fell | entropy last, low-test half vs high-test half |',
+);
+lines.push('|---|---|---|---|---|');
+for (const [row, list] of byRow) {
+  const tests = list.map((r) => r.test).filter(Number.isFinite);
+  const sorted = [...list].sort((a, b) => a.test - b.test);
+  const half = Math.floor(sorted.length / 2);
+  const low = mean(sorted.slice(0, half).map((r) => r.entropyEnd));
+  const high = mean(sorted.slice(sorted.length - half).map((r) => r.entropyEnd));
+  lines.push(
+    `| ${row} | ${list.length} | ${pct(mean(tests))} ± ${pct(sd(tests))} (${pct(Math.min(...tests))}–${pct(Math.max(...tests))}) | ${list.filter((r) => r.fell !== undefined).length} | ${num(low)} vs ${num(high)} |`,
+  );
+}
+if (args.curves) {
+  lines.push('', '### Validation curves (success without skills, %, at each validation step)', '');
+  for (const [row, list] of byRow)
+    for (const r of list)
+      lines.push(`- ${row} seed ${r.seed}: ${r.curve.map((v) => `${v.step}:${pct(v.rate)}`).join(' ')}`);
+}
+const text = `${lines.join('\n')}\n`;
+process.stdout.write(text);
+writeFileSync(join(out, `training-noise-${args.budget}.md`), text);
