@@ -182,6 +182,13 @@ const SKILLC_ROWS = [
   [SKILL0, { variant: 'skill0' }],
   [D2SKILL, { variant: 'd2skill-mixed' }],
   [SKILLC, { variant: 'skillc' }],
+  // Issue 38's Pick2 diagnosis: the schedule read a hard type's small gap (both sides near 0) as
+  // internalization and gave it the least credit and the fewest with-skill rollouts; this row holds λ_k and
+  // ρ_k at their full values until the type's skill is shown to work (curriculum README: holdUntilSkillWorks).
+  [
+    'SKILLC, λ and ρ held until the skill works',
+    { variant: 'skillc', curriculum: { holdUntilSkillWorks: true } },
+  ],
   ['SKILLC w/o paired rollouts', { variant: 'skillc', ablation: 'no-pairing' }, undefined, 87.3],
   ['SKILLC fixed ρ = 0.5', { variant: 'skillc', ablation: 'fixed-rho' }, undefined, 89.8],
   ['SKILLC w/o pruning', { variant: 'skillc', ablation: 'no-pruning' }, undefined, 89.5],
@@ -399,9 +406,10 @@ const runOf = (budget, label, seed) =>
 /** Plans and starts every SKILLC row's runs of these seeds, with their diagnostics (the ceiling, the transfer ratio). */
 function startSkillcSeeds(list) {
   const added = [];
+  // Seed by seed (every row of a seed before the next seed): an interrupted bench leaves whole seeds, paired.
   for (const budget of budgets)
-    for (const [label, section, estimator] of SKILLC_ROWS.filter(([label]) => rowWanted(label)))
-      for (const seed of list)
+    for (const seed of list)
+      for (const [label, section, estimator] of SKILLC_ROWS.filter(([label]) => rowWanted(label)))
         added.push({
           table: 'skillc',
           budget,

@@ -569,3 +569,44 @@ describe('SKILLC curriculum', () => {
     expect(c.validationDue(25)).toBe(false);
   });
 });
+
+describe('holdUntilSkillWorks (issue 38: Pick2)', () => {
+  it('keeps a type whose skill does not work yet at the full λ and ρ_max; once it works, the schedule as without the option', () => {
+    // Pick2-like: 1 of 8 with the skill at step 0 (Δ̄_first = 0.125), then 0 of 8 on both sides ten times.
+    // Without the option the gap decays as 0.125·0.9^k and is read as internalization: r = 0.9^10.
+    const held = createSkillcCurriculum({ families: ['pick2'], holdUntilSkillWorks: true, prune: false });
+    const plain = createSkillcCurriculum({ families: ['pick2'], prune: false });
+    for (const c of [held, plain]) c.observe(v(0, { pick2: [0.125, 0] }));
+    let h = held.state();
+    let p = plain.state();
+    for (let t = 10; t <= 100; t += 10) {
+      h = held.observe(v(t, { pick2: [0, 0] }));
+      p = plain.observe(v(t, { pick2: [0, 0] }));
+    }
+    expect(p.lambda.pick2).toBeCloseTo(0.9 ** 10, 10);
+    expect(p.rho.pick2).toBeCloseTo(0.125 + 0.125 * 0.9 ** 10, 10);
+    expect(h.lambda.pick2).toBe(1);
+    expect(h.rho.pick2).toBe(0.25);
+    // The skill starts to work: 6 of 8 on both sides, five validations (40 per side ≥ minEvidence 36, rate
+    // 0.75 ≥ minSkillRate 0.5). From then on both follow the same smoothed gap: 0.125·0.9^15 over 0.125.
+    for (let t = 110; t <= 150; t += 10) {
+      h = held.observe(v(t, { pick2: [0.75, 0.75] }));
+      p = plain.observe(v(t, { pick2: [0.75, 0.75] }));
+    }
+    expect(h.lambda.pick2).toBeCloseTo(0.9 ** 15, 10);
+    expect(h.lambda.pick2).toBeCloseTo(p.lambda.pick2, 12);
+    expect(h.rho.pick2).toBeCloseTo(p.rho.pick2, 12);
+  });
+
+  it('survives a checkpoint: restored, the option holds', () => {
+    const c = createSkillcCurriculum({ families: ['pick2'], holdUntilSkillWorks: true });
+    c.observe(v(0, { pick2: [0.125, 0] }));
+    for (let t = 10; t <= 50; t += 10) c.observe(v(t, { pick2: [0, 0] }));
+    const restored = restoreCurriculum(JSON.parse(JSON.stringify(c.toJSON())));
+    expect(restored.state().lambda.pick2).toBe(1);
+    // A checkpoint written before the option existed restores with it off.
+    const old = JSON.parse(JSON.stringify(c.toJSON())) as SkillcCurriculumJSON;
+    delete (old.options as Partial<SkillcCurriculumJSON['options']>).holdUntilSkillWorks;
+    expect(restoreCurriculum(old as never).state().lambda.pick2).toBeLessThan(1);
+  });
+});

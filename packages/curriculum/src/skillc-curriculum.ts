@@ -88,6 +88,15 @@ export interface SkillcCurriculumOptions {
    * policy-tfjs README).
    */
   rhoMax?: number;
+  /**
+   * Hold a type's λ_k and ρ_k at their full values (r = 1: λ and ρ_max) until its skill is shown to work: its
+   * retirement pool's with-skill success rate reaches `minSkillRate` (the rule retirement already asks). The
+   * schedule reads a small gap as "internalized"; for a hard type whose skill does not work yet (pick2: both
+   * sides near 0), a small gap means nothing has been learned either way, and the schedule would otherwise give
+   * it the least credit and the fewest with-skill rollouts (issue 38's Pick2 diagnosis). Default false (ours;
+   * bench:paper runs it as a row beside SKILLC).
+   */
+  holdUntilSkillWorks?: boolean;
   /** Ablation "fixed ρ": use this share for every active type instead of the schedule. */
   fixedRho?: number;
   /** Ablation "no pruning": never retire. Default true (prune). */
@@ -225,6 +234,7 @@ function resolveOptions(options: SkillcCurriculumOptions): SkillcCurriculumJSON[
     rhoMax,
     fixedRho: options.fixedRho === undefined ? null : checkNumber('fixedRho', options.fixedRho, 0, 1),
     prune: options.prune ?? true,
+    holdUntilSkillWorks: options.holdUntilSkillWorks ?? false,
     minEvidence,
     gapFloor,
     optimisticStart:
@@ -242,10 +252,22 @@ function build(
   let currentStep = step;
   const state = families;
 
-  const ratio = (f: FamilyState): number => attributionRatio(f.smoothed, f.first, opts.gapFloor);
-
   const pool = (f: FamilyState): SkillcEvidence['pool'] =>
     poolRecent(f.recent, opts.minEvidence, opts.boundZ);
+
+  /** The type's skill works: its retirement pool's with-skill rate reached minSkillRate (with some success). */
+  const skillWorks = (f: FamilyState): boolean => {
+    const p = pool(f);
+    return (
+      p !== null &&
+      p.withSkill.episodes > 0 &&
+      p.withSkill.successes >= opts.minSkillSuccesses &&
+      p.withSkill.successes >= opts.minSkillRate * p.withSkill.episodes
+    );
+  };
+
+  const ratio = (f: FamilyState): number =>
+    opts.holdUntilSkillWorks && !skillWorks(f) ? 1 : attributionRatio(f.smoothed, f.first, opts.gapFloor);
 
   // Retirement on information: never on the first measured validation; only once the pool holds
   // minEvidence episodes per side and a skill that works (minSkillSuccesses, minSkillRate); and only when the upper
