@@ -58,21 +58,18 @@ const windowMean = (xs, from, to) => mean(xs.slice(from, to).filter(Number.isFin
 function diagnose(dir) {
   const steps = [];
   const validations = [];
-  for (const e of readRunStream(dir, 'events')) {
-    if (e.type === 'step') steps.push({ step: e.step, ...e.metrics });
-    if (e.type === 'validation' && e.validation)
-      validations.push({ step: e.step, rate: withoutRate(e.validation) });
-  }
-  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
   // Pick2 (issue 38): its with-skill success at the validations, and the curriculum's λ and ρ for it at the end.
   const pick2With = [];
   let pick2Curriculum;
   for (const e of readRunStream(dir, 'events')) {
+    if (e.type === 'step') steps.push({ step: e.step, ...e.metrics });
     if (e.type !== 'validation') continue;
+    if (e.validation) validations.push({ step: e.step, rate: withoutRate(e.validation) });
     const f = e.validation?.families?.[PICK2];
     if (f && (f.withSkillEpisodes ?? 0) > 0) pick2With.push(f.withSkill);
     if (e.curriculum?.lambda) pick2Curriculum = e.curriculum;
   }
+  const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
   const outcomes = Object.fromEntries(
     Object.entries(summary.testOutcomes ?? {})
       .filter(([, o]) => typeof o?.without === 'number')
@@ -163,11 +160,16 @@ for (const run of runs) {
     `| ${run.row} | ${run.seed} | ${pct(d.test)} | ${pct(d.best)} (${d.bestStep}) | ${pct(d.last)} | ${d.fell ?? '—'} | ${pct(d.trainStart)} → ${pct(d.trainEnd)} | ${num(d.entropyStart)} → ${num(d.entropyEnd)} (${num(d.entropyMin)}) | ${num(d.gradMedian, 3)} / ${num(d.gradMax, 3)} (${d.gradSpikes}) | ${num(d.klMax, 3)} | ${num(d.clipMean, 3)} |`,
   );
 }
-lines.push('', '### Per row', '');
-lines.push(
-  '| row | seeds | test % mean ± SD (min–max) | runs that fell | entropy last, low-test half vs high-test half |',
-);
-lines.push('|---|---|---|---|---|');
+/** A section's title and its table's header row. */
+const tableHead = (title, columns) =>
+  lines.push('', title, '', `| ${columns.join(' | ')} |`, `|${columns.map(() => '---|').join('')}`);
+tableHead('### Per row', [
+  'row',
+  'seeds',
+  'test % mean ± SD (min–max)',
+  'runs that fell',
+  'entropy last, low-test half vs high-test half',
+]);
 for (const [row, list] of byRow) {
   const tests = list.map((r) => r.test).filter(Number.isFinite);
   const sorted = [...list].sort((a, b) => a.test - b.test);
@@ -182,11 +184,18 @@ for (const [row, list] of byRow) {
 // and the test's own binomial standard error beside it, Pick2, and each row's paired difference against SKILLC
 // (t interval over seeds; hierarchical bootstrap over seeds, then each seed's test tasks).
 const reference = byRow.get('skillc');
-lines.push('', '### Rows, paired against SKILLC', '');
-lines.push(
-  '| row | seeds | test % (mean ± SD) | test binomial SE | Pick2 test % | Pick2 with-skill at validation % | Pick2 λ / ρ at the end | − SKILLC, t 95 % | hierarchical bootstrap 95 % | verdict |',
-);
-lines.push('|---|---|---|---|---|---|---|---|---|---|');
+tableHead('### Rows, paired against SKILLC', [
+  'row',
+  'seeds',
+  'test % (mean ± SD)',
+  'test binomial SE',
+  'Pick2 test %',
+  'Pick2 with-skill at validation %',
+  'Pick2 λ / ρ at the end',
+  '− SKILLC, t 95 %',
+  'hierarchical bootstrap 95 %',
+  'verdict',
+]);
 for (const [row, list] of byRow) {
   const tests = list.map((r) => r.test).filter(Number.isFinite);
   const se = mean(list.map((r) => binomialSe(r.test, Object.keys(r.outcomes).length)));
