@@ -30,3 +30,10 @@ export function pairedBootstrap(
   b: SeedValues,
   options?: { level?: number; resamples?: number; seed?: number },
 ): Interval;
+export function fCdf(x: number, d1: number, d2: number): number;
+export function fQuantile(p: number, d1: number, d2: number): number;
+export function sdRatio(
+  a: readonly number[],
+  b: readonly number[],
+  level?: number,
+): { ratio: number; lo: number; hi: number; verdict: 'smaller' | 'larger' | 'tie' | 'unknown' };

@@ -18,4 +18,7 @@ export const {
   pairByTask,
   hierarchicalBootstrap,
   binomialSe,
+  fCdf,
+  fQuantile,
+  sdRatio,
 } = pairedStats;

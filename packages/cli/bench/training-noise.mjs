@@ -6,6 +6,8 @@
 //
 //   node bench/training-noise.mjs [--out runs/paper] [--budget published] [--rows grpo-no-skills,skillc]
 //        [--curves]   also print each run's validation curve (success without skills at every validation)
+//        [--before runs/paper-old]   the same rows of an earlier pass (another recipe) beside these: each row's
+//                     seed spread before and after, with the F interval of their ratio (core's sdRatio)
 //
 // "Fell" means: the validation's success without skills dropped 10 points or more below the best it had
 // reached so far, and the run ended below that best by as much (a fall it never climbed back from). The test
@@ -14,7 +16,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readRunStream } from '@skillrl/core';
-import { binomialSe, hierarchicalBootstrap, mean, pairedDifference, sd } from './paired-stats.mjs';
+import { binomialSe, hierarchicalBootstrap, mean, pairedDifference, sd, sdRatio } from './paired-stats.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -22,6 +24,7 @@ const { values: args } = parseArgs({
     budget: { type: 'string', default: 'published' },
     rows: { type: 'string' },
     curves: { type: 'boolean', default: false },
+    before: { type: 'string' },
   },
 });
 const out = resolve(args.out);
@@ -94,6 +97,9 @@ function diagnose(dir) {
   const clip = steps.map((s) => s.train_clipfrac).filter(Number.isFinite);
   const train = steps.map((s) => s.success);
   const tenth = Math.max(1, Math.floor(steps.length / 10));
+  // The tenth of the steps that ends a third of the way: where a slow seed has lost its entropy before it
+  // found its successes (issue 38's diagnosis).
+  const third = Math.max(tenth, Math.floor(steps.length / 3));
   const gradMedian = median(grad);
   return {
     outcomes,
@@ -111,6 +117,8 @@ function diagnose(dir) {
     fell,
     trainStart: windowMean(train, 0, tenth),
     trainEnd: windowMean(train, -tenth),
+    trainThird: windowMean(train, third - tenth, third),
+    entropyThird: windowMean(entropy, third - tenth, third),
     entropyStart: windowMean(entropy, 0, tenth),
     entropyEnd: windowMean(entropy, -tenth),
     entropyMin: Math.min(...entropy.filter(Number.isFinite)),
@@ -122,14 +130,17 @@ function diagnose(dir) {
   };
 }
 
-const runs = readdirSync(out)
-  .filter((name) => name.startsWith(prefix) && existsSync(join(out, name, 'summary.json')))
-  .map((name) => {
-    const m = /^(.*)-seed(\d+)$/.exec(name.slice(prefix.length));
-    return m ? { name, row: m[1], seed: Number(m[2]) } : undefined;
-  })
-  .filter((r) => r && (!wantedRows || wantedRows.has(r.row)))
-  .sort((a, b) => (a.row === b.row ? a.seed - b.seed : a.row < b.row ? -1 : 1));
+/** The finished internalize runs of this budget under `dir`, by row and seed. */
+const finishedRuns = (dir) =>
+  readdirSync(dir)
+    .filter((name) => name.startsWith(prefix) && existsSync(join(dir, name, 'summary.json')))
+    .map((name) => {
+      const m = /^(.*)-seed(\d+)$/.exec(name.slice(prefix.length));
+      return m ? { name, row: m[1], seed: Number(m[2]) } : undefined;
+    })
+    .filter((r) => r && (!wantedRows || wantedRows.has(r.row)))
+    .sort((a, b) => (a.row === b.row ? a.seed - b.seed : a.row < b.row ? -1 : 1));
+const runs = finishedRuns(out);
 if (runs.length === 0) {
   process.stderr.write(
     `no finished ${args.budget} internalize runs under ${out} (names ${prefix}<row>-seed<n>)\n`,
@@ -144,11 +155,12 @@ const lines = [
   '',
   "Per run: the held-out test (success without skills), the validation curve's best and last (and the step it",
   `fell at: ${FALL * 100} points below its best, never regained), training success over the first and last tenth of`,
-  'the steps, the policy entropy (first tenth → last tenth, and its minimum), the gradient norm (median, max, and',
-  'steps above 5× the median), the largest approximate KL to the rollout policy, and the mean clip fraction.',
+  'the steps, training success and entropy over the tenth that ends a third of the way, the policy entropy (first',
+  'tenth → last tenth, and its minimum), the gradient norm (median, max, and steps above 5× the median), the',
+  'largest approximate KL to the rollout policy, and the mean clip fraction.',
   '',
-  '| row | seed | test % | val best % (step) | val last % | fell at | train % first → last | entropy first → last (min) | grad norm median / max (spikes) | KL max | clipfrac |',
-  '|---|---|---|---|---|---|---|---|---|---|---|',
+  '| row | seed | test % | val best % (step) | val last % | fell at | train % first → last | at a third: train % / entropy | entropy first → last (min) | grad norm median / max (spikes) | KL max | clipfrac |',
+  '|---|---|---|---|---|---|---|---|---|---|---|---|',
 ];
 const byRow = new Map();
 for (const run of runs) {
@@ -157,7 +169,7 @@ for (const run of runs) {
   list.push({ ...run, ...d });
   byRow.set(run.row, list);
   lines.push(
-    `| ${run.row} | ${run.seed} | ${pct(d.test)} | ${pct(d.best)} (${d.bestStep}) | ${pct(d.last)} | ${d.fell ?? '—'} | ${pct(d.trainStart)} → ${pct(d.trainEnd)} | ${num(d.entropyStart)} → ${num(d.entropyEnd)} (${num(d.entropyMin)}) | ${num(d.gradMedian, 3)} / ${num(d.gradMax, 3)} (${d.gradSpikes}) | ${num(d.klMax, 3)} | ${num(d.clipMean, 3)} |`,
+    `| ${run.row} | ${run.seed} | ${pct(d.test)} | ${pct(d.best)} (${d.bestStep}) | ${pct(d.last)} | ${d.fell ?? '—'} | ${pct(d.trainStart)} → ${pct(d.trainEnd)} | ${pct(d.trainThird)} / ${num(d.entropyThird)} | ${num(d.entropyStart)} → ${num(d.entropyEnd)} (${num(d.entropyMin)}) | ${num(d.gradMedian, 3)} / ${num(d.gradMax, 3)} (${d.gradSpikes}) | ${num(d.klMax, 3)} | ${num(d.clipMean, 3)} |`,
   );
 }
 /** A section's title and its table's header row. */
@@ -224,6 +236,51 @@ for (const [row, list] of byRow) {
   lines.push(
     `| ${row} | ${list.length} | ${pct(mean(tests))} ± ${pct(sd(tests))} | ${pct(se)} | ${pct(mean(list.map((r) => r.pick2Test)))} | ${pct(mean(list.map((r) => r.pick2With).filter(Number.isFinite)))} | ${lambdas.length ? `${num(mean(lambdas))} / ${num(mean(rhos), 3)}${list.some((r) => r.pick2Retired) ? ` (retired in ${list.filter((r) => r.pick2Retired).length})` : ''}` : '—'} | ${diff.join(' | ')} |`,
   );
+}
+// Before and after a change of the shared recipe: each row's seed spread in both passes, and whether it
+// shrank (the F interval of SD after / SD before; the two passes' runs are independent samples).
+if (args.before) {
+  const before = resolve(args.before);
+  if (!existsSync(before)) {
+    process.stderr.write(`--before: ${before} does not exist; pass the folder of the earlier pass\n`);
+    process.exit(2);
+  }
+  const earlier = new Map();
+  for (const run of finishedRuns(before)) {
+    const summary = JSON.parse(readFileSync(join(before, run.name, 'summary.json'), 'utf8'));
+    const list = earlier.get(run.row) ?? [];
+    list.push({ seed: run.seed, test: summary.metrics?.test_success_without ?? Number.NaN });
+    earlier.set(run.row, list);
+  }
+  const spread = (tests) =>
+    `${pct(mean(tests))} ± ${pct(sd(tests))} (${pct(Math.min(...tests))}–${pct(Math.max(...tests))})`;
+  tableHead(`### Seed spread before (${before}) and after (${out})`, [
+    'row',
+    'seeds before / after',
+    'test % before: mean ± SD (min–max)',
+    'test % after: mean ± SD (min–max)',
+    'SD after / before, F 95 %',
+    'spread',
+    'mean after − before, paired by seed, t 95 %',
+  ]);
+  for (const [row, list] of byRow) {
+    const old = earlier.get(row);
+    if (!old) continue;
+    const [a, b] = [
+      list.map((r) => r.test).filter(Number.isFinite),
+      old.map((r) => r.test).filter(Number.isFinite),
+    ];
+    const r = sdRatio(a, b);
+    // The means compared by seed (same seed: same tasks and initial weights, another recipe).
+    const d = pairedDifference(
+      list.map((x) => [x.seed, x.test]),
+      old.map((x) => [x.seed, x.test]),
+    );
+    const pts = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}` : '—');
+    lines.push(
+      `| ${row} | ${b.length} / ${a.length} | ${spread(b)} | ${spread(a)} | ${num(r.ratio)} [${num(r.lo)}, ${num(r.hi)}] | ${r.verdict} | ${pts(d.mean)} [${pts(d.lo)}, ${pts(d.hi)}] |`,
+    );
+  }
 }
 if (args.curves) {
   lines.push('', '### Validation curves (success without skills, %, at each validation step)', '');

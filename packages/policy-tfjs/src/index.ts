@@ -56,4 +56,9 @@ export {
   type TfjsTrainer,
   type TfjsTrainerOptions,
 } from './train/create-tfjs-trainer.js';
+export {
+  checkLearningRateSchedule,
+  type LearningRateSchedule,
+  learningRateAt,
+} from './train/learning-rate-schedule.js';
 export { createTfjsTrainerFromConfig } from './train/tfjs-trainer-from-config.js';

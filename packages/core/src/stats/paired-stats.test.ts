@@ -2,10 +2,13 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   binomialSe,
+  fCdf,
+  fQuantile,
   hierarchicalBootstrap,
   pairByTask,
   pairedBootstrap,
   pairedDifference,
+  sdRatio,
   tCdf,
   tInterval,
   tQuantile,
@@ -182,5 +185,59 @@ describe('binomialSe', () => {
     expect(binomialSe(0.55, 600)).toBeCloseTo(0.02031, 5);
     expect(binomialSe(0, 10)).toBe(0);
     expect(binomialSe(0.5, 0)).toBeNaN();
+  });
+});
+
+describe('fQuantile and sdRatio', () => {
+  it('match F tables (golden: F(0.975; 9, 9) = 4.0260, F(0.95; 5, 10) = 3.3258, F(0.975; 4, 4) = 9.6045)', () => {
+    expect(fQuantile(0.975, 9, 9)).toBeCloseTo(4.025994, 5);
+    expect(fQuantile(0.025, 9, 9)).toBeCloseTo(1 / 4.025994, 5);
+    expect(fQuantile(0.95, 5, 10)).toBeCloseTo(3.325835, 5);
+    expect(fQuantile(0.975, 4, 4)).toBeCloseTo(9.60453, 4);
+    expect(fCdf(fQuantile(0.3, 7, 12), 7, 12)).toBeCloseTo(0.3, 10);
+    expect(() => fQuantile(1, 3, 3)).toThrow(RangeError);
+  });
+
+  it('gives SD(a)/SD(b) with the F interval (hand-computed: ratio 0.5, 5 a side → [0.1613, 1.5496], a tie)', () => {
+    const r = sdRatio([1, 2, 3, 4, 5], [2, 4, 6, 8, 10]);
+    expect(r.ratio).toBeCloseTo(0.5, 12);
+    // √(0.25 / 9.60453) and √(0.25 × 9.60453)
+    expect(r.lo).toBeCloseTo(0.161337, 5);
+    expect(r.hi).toBeCloseTo(1.549559, 5);
+    expect(r.verdict).toBe('tie');
+    // A spread ten times smaller over 10 values a side is decided.
+    const wide = [1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+    expect(
+      sdRatio(
+        wide.map((x) => x / 10),
+        wide,
+      ).verdict,
+    ).toBe('smaller');
+    expect(
+      sdRatio(
+        wide,
+        wide.map((x) => x / 10),
+      ).verdict,
+    ).toBe('larger');
+    expect(sdRatio([1], wide).verdict).toBe('unknown');
+  });
+
+  it('inverts: the interval of b/a is the reciprocal of the interval of a/b', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 3, maxLength: 12 }),
+        fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 3, maxLength: 12 }),
+        (a, b) => {
+          const ab = sdRatio(a, b);
+          const ba = sdRatio(b, a);
+          fc.pre(Number.isFinite(ab.lo) && Number.isFinite(ba.lo) && ab.ratio > 1e-6 && ab.ratio < 1e6);
+          expect(ab.lo).toBeLessThanOrEqual(ab.ratio * (1 + 1e-9));
+          expect(ab.hi).toBeGreaterThanOrEqual(ab.ratio * (1 - 1e-9));
+          expect(ab.lo * ba.hi).toBeCloseTo(1, 6);
+          expect(ab.hi * ba.lo).toBeCloseTo(1, 6);
+        },
+      ),
+      { seed: 38, numRuns: 200 },
+    );
   });
 });

@@ -276,3 +276,50 @@ export function binomialSe(p: number, n: number): number {
   const q = Math.min(1, Math.max(0, p));
   return Math.sqrt((q * (1 - q)) / n);
 }
+
+/** P(F ≤ x) for Fisher's F with (d1, d2) degrees of freedom. */
+export function fCdf(x: number, d1: number, d2: number): number {
+  if (!(x > 0)) return 0;
+  return incompleteBeta((d1 * x) / (d1 * x + d2), d1 / 2, d2 / 2);
+}
+
+/**
+ * The p-quantile of Fisher's F with (d1, d2) degrees of freedom (p in (0, 1)), by bisection on `fCdf`, e.g.
+ * fQuantile(0.975, 9, 9) = 4.0260.
+ */
+export function fQuantile(p: number, d1: number, d2: number): number {
+  if (!(p > 0 && p < 1)) throw new RangeError(`fQuantile: expected 0 < p < 1, got ${p}`);
+  if (!(d1 > 0 && d2 > 0)) throw new RangeError(`fQuantile: expected d1, d2 > 0, got ${d1}, ${d2}`);
+  let lo = 0;
+  let hi = 1;
+  while (fCdf(hi, d1, d2) < p) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-13 * Math.max(1, hi); i++) {
+    const mid = (lo + hi) / 2;
+    if (fCdf(mid, d1, d2) < p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * Whether one row's seed spread is smaller than another's: the ratio SD(a) / SD(b) of two independent samples
+ * (the same seeds run under two recipes are not paired: a seed's outcome under one says nothing of it under the
+ * other) with its interval at `level` from the F test on the variances, which assumes each sample normal.
+ * "smaller" when the whole interval is below 1, "larger" above it, a tie otherwise; with 10 seeds a side the
+ * interval spans a factor of about 2 each way, so only a large change in spread is decided.
+ */
+export function sdRatio(a: readonly number[], b: readonly number[], level = 0.95) {
+  const xs = a.filter(Number.isFinite);
+  const ys = b.filter(Number.isFinite);
+  const [sa, sb] = [sd(xs), sd(ys)];
+  const ratio = sa / sb;
+  if (xs.length < 2 || ys.length < 2 || !(sb > 0)) {
+    return { ratio, lo: Number.NaN, hi: Number.NaN, verdict: 'unknown' as const };
+  }
+  const alpha = (1 - level) / 2;
+  const [d1, d2] = [xs.length - 1, ys.length - 1];
+  const lo = Math.sqrt((ratio * ratio) / fQuantile(1 - alpha, d1, d2));
+  const hi = Math.sqrt((ratio * ratio) / fQuantile(alpha, d1, d2));
+  const word = hi < 1 ? ('smaller' as const) : lo > 1 ? ('larger' as const) : ('tie' as const);
+  return { ratio, lo, hi, verdict: word };
+}

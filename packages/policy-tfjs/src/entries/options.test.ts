@@ -58,6 +58,7 @@ describe('@skillrl/policy-tfjs/options', () => {
         epochs: 0,
         backend: 'gpu',
         dualClip: true,
+        lrSchedule: { decay: 'step', updates: 0, minLrRatio: 2 },
       }),
     ).toEqual([
       { path: '$.internalize.trainer.options.lr', message: 'expected a number > 0, got "0.01"' },
@@ -72,6 +73,18 @@ describe('@skillrl/policy-tfjs/options', () => {
         message: 'expected one of "tfjs-node-gpu", "tfjs-node", "wasm", "cpu", got "gpu"',
       },
       { path: '$.internalize.trainer.options.dualClip', message: 'expected a number or false, got true' },
+      {
+        path: '$.internalize.trainer.options.lrSchedule.decay',
+        message: 'expected one of "cosine", "linear", "constant", got "step"',
+      },
+      {
+        path: '$.internalize.trainer.options.lrSchedule.updates',
+        message: 'expected an integer >= 1, got 0',
+      },
+      {
+        path: '$.internalize.trainer.options.lrSchedule.minLrRatio',
+        message: 'expected a number from 0 to 1, got 2',
+      },
     ]);
   });
 
@@ -84,6 +97,7 @@ describe('@skillrl/policy-tfjs/options', () => {
       kl: { kind: 'k3', coef: 0.01 },
       aggregation: 'seq-mean-token-mean',
       lr: 0.02,
+      lrSchedule: { updates: 360, warmup: 18, decay: 'cosine', minLrRatio: 0.1 },
       clipLow: 0.2,
       clipHigh: 0.28,
       dualClip: 3,
@@ -100,7 +114,7 @@ describe('@skillrl/policy-tfjs/options', () => {
     expect(checkTfjsTrainerOptions(trainer)).toEqual([]);
     expect(checkTfjsTrainerOptions({ dualClip: false })).toEqual([]);
     expect(TFJS_TRAINER_OPTIONS).toEqual([
-      ...Object.keys(trainer).slice(0, 13),
+      ...Object.keys(trainer).slice(0, 14),
       'backend',
       'reference',
       'trainPrior',

@@ -39,6 +39,15 @@ const RULES: OptionRules<TfjsTrainerOptions> = {
   ),
   aggregation: stringOption(AGGREGATIONS),
   lr: numberOption('a number > 0', (n) => n > 0),
+  lrSchedule: nestedOptions(
+    {
+      decay: stringOption(['cosine', 'linear', 'constant']),
+      updates: integerOption(1),
+      warmup: integerOption(0),
+      minLrRatio: numberOption('a number from 0 to 1', (n) => n >= 0 && n <= 1),
+    },
+    'learning-rate schedule',
+  ),
   clipLow: numberOption(),
   clipHigh: numberOption(),
   dualClip: eitherOption(

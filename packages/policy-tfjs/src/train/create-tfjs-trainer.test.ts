@@ -171,6 +171,39 @@ describe('createTfjsTrainer', () => {
     expect(weights[2]).toEqual(weights[0]);
   });
 
+  it('steps at the scheduled learning rate: a warm-up update at lr/2 is the step an lr/2 trainer takes', async () => {
+    const fresh = () =>
+      createSkillReadingAgent({ vocabulary: agent.vocabulary, parameters: agent.parameters });
+    const advantages = batch.map((_, i) => (i % 3 === 0 ? 1 : -0.5));
+    const flat = (a: SkillReadingAgent) => Object.values(a.parameters).flatMap((v) => Array.from(v));
+    const run = async (options: Parameters<typeof createTfjsTrainer>[1], updates: number) => {
+      const learner = fresh();
+      const trainer = createTfjsTrainer(learner, { miniBatches: 2, ...options });
+      const rates: number[] = [];
+      for (let i = 0; i < updates; i++) {
+        rates.push((await trainer.update({ trajectories: batch, advantages })).lr as number);
+      }
+      trainer.dispose();
+      return { weights: flat(learner), rates };
+    };
+    const schedule = { updates: 5, warmup: 2, decay: 'linear', minLrRatio: 0.25 } as const;
+    const scheduled = await run({ lr: 0.04, lrSchedule: schedule }, 1);
+    const half = await run({ lr: 0.02 }, 1);
+    const full = await run({ lr: 0.04 }, 1);
+    expect(scheduled.rates).toEqual([0.02]);
+    expect(scheduled.weights).toEqual(half.weights);
+    expect(scheduled.weights).not.toEqual(full.weights);
+    // The rates reported over a whole schedule and past it: warm-up, peak, decay, floor.
+    const whole = await run({ lr: 0.04, lrSchedule: schedule }, 6);
+    expect(whole.rates.map((r) => Number(r.toFixed(6)))).toEqual([0.02, 0.04, 0.04, 0.025, 0.01, 0.01]);
+  });
+
+  it('refuses a schedule it cannot follow, naming the field', () => {
+    expect(() => createTfjsTrainer(agent, { lrSchedule: { updates: 5, warmup: 5 } })).toThrow(
+      /options\.lrSchedule\.warmup/,
+    );
+  });
+
   it('lowers the loss on a fixed batch and keeps tf.memory flat', async () => {
     const learner = await householdAgent(5);
     const trainer = createTfjsTrainer(learner, {

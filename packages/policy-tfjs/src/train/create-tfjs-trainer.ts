@@ -23,6 +23,14 @@ import { createTfPolicy, type TfPolicy } from '../model/tf-policy.js';
 import { forwardDecisions, skillReads } from '../model/typed-network.js';
 import { checkTfjsTrainerOptions } from './check-tfjs-trainer-options.js';
 import { createTrainedWeights, handGradientStep, type TrainedWeights } from './hand-gradient-step.js';
+import {
+  checkLearningRateSchedule,
+  type LearningRateSchedule,
+  learningRateAt,
+} from './learning-rate-schedule.js';
+
+// tfjs's Adam reads its rate on every step but keeps the field protected; a schedule sets it per update.
+type AdjustableOptimizer = tf.Optimizer & { learningRate: number };
 
 /** A core `TrainBatch`, optionally with one advantage per step instead of one per trajectory. */
 export interface TfjsTrainBatch extends TrainBatch {
@@ -37,8 +45,14 @@ export interface TfjsTrainerOptions {
   kl?: { kind: string; coef: number };
   /** Loss aggregation over the [B, T] action-step matrix (default `token-mean`). */
   aggregation?: AggregationMode;
-  /** Adam learning rate (default 0.01). */
+  /** Adam learning rate (default 0.01); with `lrSchedule`, its peak. */
   lr?: number;
+  /**
+   * Warm-up and decay of the learning rate over the run's updates, e.g.
+   * `{ updates: 360, warmup: 18, decay: 'cosine', minLrRatio: 0.1 }` (default none: lr throughout). The
+   * position is the count of `update` calls, so a run resumed by replaying its updates lands on the same lr.
+   */
+  lrSchedule?: LearningRateSchedule;
   clipLow?: number;
   clipHigh?: number;
   dualClip?: number | false;
@@ -115,6 +129,10 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
   throwOnOptionIssues(checkTfjsTrainerOptions(options, 'options'), 'tfjs trainer');
   const lr = options.lr ?? 0.01;
   if (!(lr > 0)) throw new InvalidArgumentError('options.lr', `expected a number > 0, got ${lr}`);
+  const schedule = options.lrSchedule;
+  if (schedule) checkLearningRateSchedule(schedule, 'options.lrSchedule');
+  // Every `update` call counts, the empty ones too, so the schedule's position is the training step's.
+  let updates = 0;
   const epochs = options.epochs ?? 1;
   if (!Number.isInteger(epochs) || epochs < 1) {
     throw new InvalidArgumentError('options.epochs', `expected an integer >= 1, got ${epochs}`);
@@ -203,6 +221,8 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
     },
     async update(batch) {
       const started = performance.now();
+      const rate = schedule ? learningRateAt(lr, schedule, updates) : lr;
+      updates += 1;
       const { trajectories, advantages } = batch;
       if (advantages.length !== trajectories.length) {
         throw new InvalidArgumentError(
@@ -245,10 +265,12 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
         ...counts,
         truncated_episodes: truncatedEpisodes,
         masked_steps: maskedSteps,
+        lr: rate,
       };
       if (rows.length === 0) return { ...base, loss: 0, pg_loss: 0, step_ms: performance.now() - started };
 
       const opt = await ready();
+      (opt as AdjustableOptimizer).learningRate = rate;
       const packStarted = performance.now();
       // Dealt round-robin, then laid out mini-batch after mini-batch so each one is a contiguous slice.
       const parts = Math.min(miniBatches, rows.length);
