@@ -467,16 +467,19 @@ function startRuns(items) {
 }
 
 /**
- * The wall time a plan should take, from the last measured full bench (about 140 s a published-budget run and
- * 50 s a low one with two running side by side on two cores, 60 s an evolve run, 30 s a diagnostic): a guide
- * printed before anything runs, not a promise.
+ * The wall time a plan should take, from the last measured bench (issue 38's, 2026-12-06, on the 2-core VM with
+ * nothing else running: a published-budget run takes about 110 s and a low one about 40 s with two running side
+ * by side, an evolve run about 60 s, a diagnostic 15–50 s; 30 published runs and 30 diagnostics took 37 min
+ * with 2 jobs): a guide printed before anything runs, not a promise.
  */
 function estimateMinutes(items, diagnostics) {
   const seconds = items.reduce(
-    (sum, item) => sum + (item.table === 'skill-r1' ? 60 : item.budget === 'low' ? 50 : 140),
-    diagnostics * 30,
+    (sum, item) => sum + (item.table === 'skill-r1' ? 60 : item.budget === 'low' ? 40 : 110),
+    diagnostics * 35,
   );
-  return Math.round(seconds / 60 / Math.max(1, jobs / 2));
+  // The seconds above are each item's wall time with two at a time: the plan's wall time is their sum over
+  // the jobs running at once.
+  return Math.round(seconds / 60 / Math.max(1, Math.min(jobs, 2)));
 }
 
 // Counted before anything starts, so the first line says how much is coming.

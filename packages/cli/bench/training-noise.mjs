@@ -149,6 +149,8 @@ if (runs.length === 0) {
 }
 
 const pct = (x) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '—');
+/** A difference in points, signed. */
+const pts = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}` : '—');
 const num = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '—');
 const lines = [
   `## Training noise: ${runs.length} ${args.budget}-budget runs under ${out}`,
@@ -222,7 +224,6 @@ for (const [row, list] of byRow) {
       reference.map((r) => [r.seed, r.outcomes]),
       { seed: 1 },
     );
-    const pts = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}` : '—');
     diff = [
       `${pts(d.mean)} [${pts(d.lo)}, ${pts(d.hi)}] (${d.n} seeds)`,
       `[${pts(boot.lo)}, ${pts(boot.hi)}]`,
@@ -276,7 +277,6 @@ if (args.before) {
       list.map((x) => [x.seed, x.test]),
       old.map((x) => [x.seed, x.test]),
     );
-    const pts = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}` : '—');
     lines.push(
       `| ${row} | ${b.length} / ${a.length} | ${spread(b)} | ${spread(a)} | ${num(r.ratio)} [${num(r.lo)}, ${num(r.hi)}] | ${r.verdict} | ${pts(d.mean)} [${pts(d.lo)}, ${pts(d.hi)}] |`,
     );
