@@ -151,6 +151,9 @@ if (runs.length === 0) {
 const pct = (x) => (Number.isFinite(x) ? (100 * x).toFixed(1) : '—');
 /** A difference in points, signed. */
 const pts = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}` : '—');
+/** Test results over seeds: mean ± SD (min–max), in %. */
+const spread = (tests) =>
+  `${pct(mean(tests))} ± ${pct(sd(tests))} (${pct(Math.min(...tests))}–${pct(Math.max(...tests))})`;
 const num = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '—');
 const lines = [
   `## Training noise: ${runs.length} ${args.budget}-budget runs under ${out}`,
@@ -191,7 +194,7 @@ for (const [row, list] of byRow) {
   const low = mean(sorted.slice(0, half).map((r) => r.entropyEnd));
   const high = mean(sorted.slice(sorted.length - half).map((r) => r.entropyEnd));
   lines.push(
-    `| ${row} | ${list.length} | ${pct(mean(tests))} ± ${pct(sd(tests))} (${pct(Math.min(...tests))}–${pct(Math.max(...tests))}) | ${list.filter((r) => r.fell !== undefined).length} | ${num(low)} vs ${num(high)} |`,
+    `| ${row} | ${list.length} | ${spread(tests)} | ${list.filter((r) => r.fell !== undefined).length} | ${num(low)} vs ${num(high)} |`,
   );
 }
 // The table the issue asks for, from the same runs: each row's test mean over seeds with the seed spread (SD)
@@ -253,8 +256,6 @@ if (args.before) {
     list.push({ seed: run.seed, test: summary.metrics?.test_success_without ?? Number.NaN });
     earlier.set(run.row, list);
   }
-  const spread = (tests) =>
-    `${pct(mean(tests))} ± ${pct(sd(tests))} (${pct(Math.min(...tests))}–${pct(Math.max(...tests))})`;
   tableHead(`### Seed spread before (${before}) and after (${out})`, [
     'row',
     'seeds before / after',
