@@ -15,7 +15,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { readRunStream } from '@skillrl/core';
+import { readRunStream, readRunStreamLines } from '@skillrl/core';
 import { binomialSe, hierarchicalBootstrap, mean, pairedDifference, sd, sdRatio } from './paired-stats.mjs';
 
 const { values: args } = parseArgs({
@@ -56,6 +56,47 @@ const median = (xs) => {
   return s.length === 0 ? Number.NaN : s[Math.floor((s.length - 1) / 2)];
 };
 const windowMean = (xs, from, to) => mean(xs.slice(from, to).filter(Number.isFinite));
+
+/**
+ * How a run's failed test episodes (without skills) ended: the share that used up every step the episode was
+ * allowed (the longest test episode of the run), and the share of their actions that repeat an earlier action
+ * of the same episode (a policy going round in circles); beside the mean length of the won ones.
+ */
+function failureModes(dir) {
+  const episodes = [];
+  // Only the test's records are parsed (a run stores tens of thousands of training rollouts before them).
+  for (const line of readRunStreamLines(dir, 'rollouts')) {
+    if (!line.includes('"id":"test/')) continue;
+    const r = JSON.parse(line);
+    if (typeof r.id === 'string' && r.id.startsWith('test/') && r.condition === 0) episodes.push(r);
+  }
+  const cap = Math.max(0, ...episodes.map((e) => e.steps.length));
+  const failed = episodes.filter((e) => !(e.reward > 0));
+  const won = episodes.filter((e) => e.reward > 0);
+  const repeats = (e) => {
+    const actions = e.steps.map((s) => s.action);
+    return actions.length === 0 ? 0 : 1 - new Set(actions).size / actions.length;
+  };
+  return {
+    failedAtCap: failed.length
+      ? failed.filter((e) => e.steps.length >= cap).length / failed.length
+      : Number.NaN,
+    failedRepeats: mean(failed.map(repeats)),
+    wonLength: mean(won.map((e) => e.steps.length)),
+  };
+}
+
+/** Pearson's correlation of two equal-length lists. */
+function correlation(xs, ys) {
+  const [mx, my] = [mean(xs), mean(ys)];
+  let [sxy, sxx, syy] = [0, 0, 0];
+  for (let i = 0; i < xs.length; i++) {
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    sxx += (xs[i] - mx) ** 2;
+    syy += (ys[i] - my) ** 2;
+  }
+  return sxy / Math.sqrt(sxx * syy);
+}
 
 /** One run's curve and learner statistics. */
 function diagnose(dir) {
@@ -127,6 +168,7 @@ function diagnose(dir) {
     gradSpikes: grad.filter((g) => g > 5 * gradMedian).length,
     klMax: Math.max(...kl),
     clipMean: mean(clip),
+    ...failureModes(dir),
   };
 }
 
@@ -195,6 +237,29 @@ for (const [row, list] of byRow) {
   const high = mean(sorted.slice(sorted.length - half).map((r) => r.entropyEnd));
   lines.push(
     `| ${row} | ${list.length} | ${spread(tests)} | ${list.filter((r) => r.fell !== undefined).length} | ${num(low)} vs ${num(high)} |`,
+  );
+}
+// How the test's failures end (issue 38's diagnosis of the low seeds): a low run is not a collapsed one but a
+// policy that wanders — its failures use up every step, repeating actions, while its wins are the short tasks.
+tableHead('### How the failed test episodes end (without skills)', [
+  'row',
+  'failed episodes that used every step: mean over seeds',
+  'repeated actions in a failed episode: low-test half vs high-test half',
+  'won episode length: low-test half vs high-test half',
+  'correlation over seeds, repeated actions vs test %',
+]);
+for (const [row, list] of byRow) {
+  const sorted = [...list].sort((a, b) => a.test - b.test);
+  const half = Math.floor(sorted.length / 2);
+  const halves = (key) =>
+    `${num(mean(sorted.slice(0, half).map((r) => r[key])), key === 'wonLength' ? 1 : 2)} vs ${num(mean(sorted.slice(sorted.length - half).map((r) => r[key])), key === 'wonLength' ? 1 : 2)}`;
+  lines.push(
+    `| ${row} | ${pct(mean(list.map((r) => r.failedAtCap)))} % | ${halves('failedRepeats')} | ${halves('wonLength')} | ${num(
+      correlation(
+        list.map((r) => r.failedRepeats),
+        list.map((r) => r.test),
+      ),
+    )} |`,
   );
 }
 // The table the issue asks for, from the same runs: each row's test mean over seeds with the seed spread (SD)
