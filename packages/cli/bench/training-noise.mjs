@@ -16,7 +16,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readRunStream, readRunStreamLines } from '@skillrl/core';
+import { loadSkillReadingAgent } from '@skillrl/policy-tfjs';
 import { binomialSe, hierarchicalBootstrap, mean, pairedDifference, sd, sdRatio } from './paired-stats.mjs';
+import { finalCheckpoint } from './transfer-ratio.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -34,6 +36,17 @@ if (!existsSync(out)) {
 }
 const FALL = 0.1;
 const PICK2 = 'pick_two_obj_and_place';
+// The skill-reading agent's context-free candidate features, in its order (policy-tfjs `featureRow`): the share
+// of a candidate's words in the goal, in the observation, how often it was taken, whether it was the last action,
+// the goal's words no earlier action touched yet, and the share in earlier actions.
+const FEATURES = [
+  'in goal',
+  'in observation',
+  'taken before',
+  'last action',
+  'goal words left',
+  'in earlier actions',
+];
 const prefix = `skillc-${args.budget}-`;
 const wantedRows = args.rows ? new Set(args.rows.split(',')) : undefined;
 
@@ -212,8 +225,10 @@ const lines = [
 const byRow = new Map();
 for (const run of runs) {
   const d = diagnose(join(out, run.name));
+  // The weights the policy ended with on those features (one scalar each, the same in every context).
+  const agent = await loadSkillReadingAgent(finalCheckpoint(join(out, run.name)));
   const list = byRow.get(run.row) ?? [];
-  list.push({ ...run, ...d });
+  list.push({ ...run, ...d, featureWeights: [...agent.parameters.featureWeights] });
   byRow.set(run.row, list);
   lines.push(
     `| ${run.row} | ${run.seed} | ${pct(d.test)} | ${pct(d.best)} (${d.bestStep}) | ${pct(d.last)} | ${d.fell ?? '—'} | ${pct(d.trainStart)} → ${pct(d.trainEnd)} | ${pct(d.trainThird)} / ${num(d.entropyThird)} | ${num(d.entropyStart)} → ${num(d.entropyEnd)} (${num(d.entropyMin)}) | ${num(d.gradMedian, 3)} / ${num(d.gradMax, 3)} (${d.gradSpikes}) | ${num(d.klMax, 3)} | ${num(d.clipMean, 3)} |`,
@@ -261,6 +276,26 @@ for (const [row, list] of byRow) {
       ),
     )} |`,
   );
+}
+// Issue 38's diagnosis of the stuck runs: one context-free scalar can hold a run in its basin. Each feature
+// weight the policy ended with, the low-test half of a row's seeds against the high-test half, and its
+// correlation with the test over seeds.
+tableHead(
+  "### The policy's context-free feature weights at the end (low-test half vs high-test half; correlation with test %)",
+  ['row', ...FEATURES],
+);
+for (const [row, list] of byRow) {
+  const sorted = [...list].sort((a, b) => a.test - b.test);
+  const half = Math.floor(sorted.length / 2);
+  const cells = FEATURES.map((_, i) => {
+    const w = (runs) => mean(runs.map((r) => r.featureWeights[i]));
+    const r = correlation(
+      list.map((x) => x.featureWeights[i]),
+      list.map((x) => x.test),
+    );
+    return `${num(w(sorted.slice(0, half)))} vs ${num(w(sorted.slice(sorted.length - half)))}; r ${num(r)}`;
+  });
+  lines.push(`| ${row} | ${cells.join(' | ')} |`);
 }
 // The table the issue asks for, from the same runs: each row's test mean over seeds with the seed spread (SD)
 // and the test's own binomial standard error beside it, Pick2, and each row's paired difference against SKILLC
