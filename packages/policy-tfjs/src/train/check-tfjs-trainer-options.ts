@@ -56,6 +56,22 @@ const RULES: OptionRules<TfjsTrainerOptions> = {
     optionRule((v) => v === false, 'false'),
   ),
   maxGradNorm: numberOption('a number > 0', (n) => n > 0),
+  weightDecay: eitherOption(
+    'a number >= 0, or per weight { embedding, hiddenWeights, hiddenBias, query, actionBias, featureWeights, featureGate: number >= 0 }',
+    numberOption('a number >= 0', (n) => n >= 0),
+    nestedOptions(
+      {
+        embedding: numberOption('a number >= 0', (n) => n >= 0),
+        hiddenWeights: numberOption('a number >= 0', (n) => n >= 0),
+        hiddenBias: numberOption('a number >= 0', (n) => n >= 0),
+        query: numberOption('a number >= 0', (n) => n >= 0),
+        actionBias: numberOption('a number >= 0', (n) => n >= 0),
+        featureWeights: numberOption('a number >= 0', (n) => n >= 0),
+        featureGate: numberOption('a number >= 0', (n) => n >= 0),
+      },
+      'weight decay',
+    ),
+  ),
   entropyCoef: numberOption(),
   microBatchSize: integerOption(1),
   epochs: integerOption(1),

@@ -198,6 +198,49 @@ describe('createTfjsTrainer', () => {
     expect(whole.rates.map((r) => Number(r.toFixed(6)))).toEqual([0.02, 0.04, 0.04, 0.025, 0.01, 0.01]);
   });
 
+  it('decays the weights it names by 1 − lr·decay after every optimiser step, in both gradient paths', async () => {
+    // Zero advantages and no entropy term: a zero gradient, so Adam moves nothing and only the decay acts.
+    const advantages = batch.map(() => 0);
+    for (const gradients of ['hand', 'tfjs'] as const) {
+      const learner = createSkillReadingAgent({ vocabulary: agent.vocabulary, parameters: agent.parameters });
+      const trainer = createTfjsTrainer(learner, {
+        lr: 0.05,
+        miniBatches: 2,
+        gradients,
+        weightDecay: { featureWeights: 2, query: 0.5 },
+      });
+      await trainer.update({ trajectories: batch, advantages });
+      trainer.dispose();
+      // Two mini-batch steps: (1 − 0.05·2)² = 0.81 on the feature weights, (1 − 0.05·0.5)² on the query.
+      const close = (got: Float32Array, want: Float32Array, factor: number) => {
+        for (let i = 0; i < want.length; i++) expect(got[i]).toBeCloseTo((want[i] as number) * factor, 5);
+      };
+      close(learner.parameters.featureWeights, agent.parameters.featureWeights, 0.81);
+      close(learner.parameters.query, agent.parameters.query, 0.975 ** 2);
+      expect(Array.from(learner.parameters.embedding)).toEqual(Array.from(agent.parameters.embedding));
+      expect(Array.from(learner.parameters.hiddenWeights)).toEqual(
+        Array.from(agent.parameters.hiddenWeights),
+      );
+    }
+    // A number decays every trained weight; the frozen skill reader is never touched.
+    const learner = createSkillReadingAgent({ vocabulary: agent.vocabulary, parameters: agent.parameters });
+    const trainer = createTfjsTrainer(learner, { lr: 0.1, weightDecay: 1 });
+    await trainer.update({ trajectories: batch, advantages });
+    trainer.dispose();
+    expect(learner.parameters.hiddenWeights[0]).toBeCloseTo(
+      (agent.parameters.hiddenWeights[0] as number) * 0.9,
+      5,
+    );
+    expect(Array.from(learner.parameters.prior)).toEqual(Array.from(agent.parameters.prior));
+  });
+
+  it('refuses a weight decay it cannot apply, naming the field', () => {
+    expect(() => createTfjsTrainer(agent, { weightDecay: -0.1 })).toThrow(/options\.weightDecay/);
+    expect(() => createTfjsTrainer(agent, { weightDecay: { featureWeight: 0.1 } as never })).toThrow(
+      /featureWeight/,
+    );
+  });
+
   it('refuses a schedule it cannot follow, naming the field', () => {
     expect(() => createTfjsTrainer(agent, { lrSchedule: { updates: 5, warmup: 5 } })).toThrow(
       /options\.lrSchedule\.warmup/,

@@ -22,7 +22,12 @@ import { type AgentParameters, copyParameters } from '../model/parameters.js';
 import { createTfPolicy, type TfPolicy } from '../model/tf-policy.js';
 import { forwardDecisions, skillReads } from '../model/typed-network.js';
 import { checkTfjsTrainerOptions } from './check-tfjs-trainer-options.js';
-import { createTrainedWeights, handGradientStep, type TrainedWeights } from './hand-gradient-step.js';
+import {
+  createTrainedWeights,
+  handGradientStep,
+  type TrainedName,
+  type TrainedWeights,
+} from './hand-gradient-step.js';
 import {
   checkLearningRateSchedule,
   type LearningRateSchedule,
@@ -58,6 +63,12 @@ export interface TfjsTrainerOptions {
   dualClip?: number | false;
   /** Clip the global gradient norm (default 1). */
   maxGradNorm?: number;
+  /**
+   * Decoupled weight decay (AdamW's): after every optimiser step each weight is multiplied by
+   * 1 − lr·decay, lr being the step's rate. A number decays every trained weight; an object decays only the
+   * weights it names, e.g. `{ featureWeights: 0.2 }` (default none).
+   */
+  weightDecay?: number | Partial<Record<TrainedName, number>>;
   entropyCoef?: number;
   /** Trajectories per forward/backward pass (default: the whole batch). */
   microBatchSize?: number;
@@ -133,6 +144,11 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
   if (schedule) checkLearningRateSchedule(schedule, 'options.lrSchedule');
   // Every `update` call counts, the empty ones too, so the schedule's position is the training step's.
   let updates = 0;
+  const decayOf = (name: TrainedName): number => {
+    const wd = options.weightDecay;
+    return typeof wd === 'number' ? wd : (wd?.[name] ?? 0);
+  };
+  const decays = options.weightDecay !== undefined;
   const epochs = options.epochs ?? 1;
   if (!Number.isInteger(epochs) || epochs < 1) {
     throw new InvalidArgumentError('options.epochs', `expected an integer >= 1, got ${epochs}`);
@@ -322,6 +338,8 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
         );
         const w = trainedWeights();
         let params = agent.parameters;
+        // The same multipliers for every mini-batch step of this update (its rate).
+        const decay = decays ? tf.tensor1d(w.multipliers((name) => 1 - rate * decayOf(name))) : undefined;
         packMs = performance.now() - packStarted;
         const refStarted = performance.now();
         // The skill reader is frozen: its term is a constant per candidate, for this update.
@@ -355,12 +373,13 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
                 ...(old && { oldLogProbs: old.slice(lo, hi) }),
                 ...(refs && { refLogProbs: refs[m] as Float64Array }),
               },
-              { optimizer: opt, ...lossOptions },
+              { optimizer: opt, ...lossOptions, ...(decay && { decay }) },
             );
             metrics = step.metrics;
             params = step.parameters;
           }
         }
+        decay?.dispose();
         gradMs = performance.now() - gradStarted;
         agent.setParameters(params);
         trainedSynced = agent.parameters;
@@ -404,6 +423,14 @@ export function createTfjsTrainer(agent: SkillReadingAgent, options: TfjsTrainer
               },
               { optimizer: opt, sliceInputs: slicePackedBatch, ...lossOptions },
             );
+            if (decays) {
+              for (const name of Object.keys(p.variables) as (keyof typeof p.variables)[]) {
+                if (name === 'prior') continue;
+                const factor = 1 - rate * decayOf(name);
+                const v = p.variables[name];
+                if (factor !== 1) tf.tidy(() => v.assign(tf.mul(v, factor)));
+              }
+            }
           }
         }
         gradMs = performance.now() - gradStarted;

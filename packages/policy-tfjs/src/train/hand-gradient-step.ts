@@ -11,7 +11,7 @@ import type { DecisionBatch } from '../model/decision-batch.js';
 import { type AgentParameters, PARAMETER_NAMES, type ParameterName } from '../model/parameters.js';
 import { backwardDecisions, forwardDecisions, type NetworkGradients } from '../model/typed-network.js';
 
-type TrainedName = Exclude<ParameterName, 'prior'>;
+export type TrainedName = Exclude<ParameterName, 'prior'>;
 const TRAINED = PARAMETER_NAMES.filter((n): n is TrainedName => n !== 'prior');
 
 /**
@@ -25,6 +25,11 @@ export interface TrainedWeights {
   assign(parameters: AgentParameters): void;
   /** The variable's values as weights, with `prior` (not trained here) copied in. */
   read(prior: Float32Array): AgentParameters;
+  /**
+   * One multiplier per element of the variable, `factor(name)` for each weight's elements (a decoupled weight
+   * decay's 1 − rate·decay, per weight).
+   */
+  multipliers(factor: (name: TrainedName) => number): Float32Array;
   dispose(): void;
 }
 
@@ -46,6 +51,14 @@ export function createTrainedWeights(parameters: AgentParameters): TrainedWeight
     variable,
     assign(p) {
       tf.tidy(() => variable.assign(tf.tensor1d(flatten(p))));
+    },
+    multipliers(factor) {
+      const out = new Float32Array(size);
+      for (const name of TRAINED) {
+        const at = offsets.get(name) as number;
+        out.fill(factor(name), at, at + (sizes.get(name) as number));
+      }
+      return out;
     },
     read(prior) {
       const values = variable.dataSync() as Float32Array;
@@ -86,9 +99,14 @@ export async function handGradientStep(
   params: AgentParameters,
   d: number,
   batch: HandGradientBatch,
-  options: StepLossOptions & { optimizer: tf.Optimizer; maxGradNorm?: number },
+  options: StepLossOptions & {
+    optimizer: tf.Optimizer;
+    maxGradNorm?: number;
+    /** Multiplies the weights elementwise after the optimiser's step (a decoupled weight decay). */
+    decay?: tf.Tensor1D;
+  },
 ): Promise<{ metrics: PolicyStepMetrics; parameters: AgentParameters }> {
-  const { optimizer, maxGradNorm, ...lossOptions } = options;
+  const { optimizer, maxGradNorm, decay, ...lossOptions } = options;
   const pass = forwardDecisions(params, batch.decisions, d, batch.reads);
   const loss = await policyLossGradients(
     {
@@ -109,6 +127,7 @@ export async function handGradientStep(
       { [weights.variable.name]: flat },
       maxGradNorm !== undefined ? { maxGradNorm } : {},
     );
+    if (decay) tf.tidy(() => weights.variable.assign(tf.mul(weights.variable, decay)));
     return { metrics: { ...loss.metrics, ...applied }, parameters: weights.read(params.prior) };
   } finally {
     flat.dispose();
