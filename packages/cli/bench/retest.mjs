@@ -66,7 +66,9 @@ async function retest(runDir, config, agent, setting) {
   const section = config.internalize?.test;
   if (!section) throw new Error(`${runDir}: its config has no internalize.test to re-test on`);
   if (config.adapter !== 'household') {
-    throw new Error(`${runDir}: adapter ${JSON.stringify(config.adapter)}; this bench re-tests household runs`);
+    throw new Error(
+      `${runDir}: adapter ${JSON.stringify(config.adapter)}; this bench re-tests household runs`,
+    );
   }
   // As the orchestrator loads them: the selection's own seed, else the run's seed + 2.
   const tasks = await household.load({
