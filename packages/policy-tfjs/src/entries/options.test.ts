@@ -102,6 +102,7 @@ describe('@skillrl/policy-tfjs/options', () => {
       clipHigh: 0.28,
       dualClip: 3,
       maxGradNorm: 1,
+      weightDecay: { featureWeights: 0.2 },
       entropyCoef: 0,
       microBatchSize: 8,
       epochs: 1,
@@ -113,8 +114,9 @@ describe('@skillrl/policy-tfjs/options', () => {
     };
     expect(checkTfjsTrainerOptions(trainer)).toEqual([]);
     expect(checkTfjsTrainerOptions({ dualClip: false })).toEqual([]);
+    expect(checkTfjsTrainerOptions({ weightDecay: 0.01 })).toEqual([]);
     expect(TFJS_TRAINER_OPTIONS).toEqual([
-      ...Object.keys(trainer).slice(0, 14),
+      ...Object.keys(trainer).slice(0, 15),
       'backend',
       'reference',
       'trainPrior',
