@@ -18,6 +18,7 @@ import { createRng } from '@skillrl/core';
 import { loadSkillReadingAgent } from '@skillrl/policy-tfjs';
 import { runEpisode } from '@skillrl/rollout';
 import household from '@skillrl/task-household';
+import { finishedRuns } from './finished-runs.mjs';
 import { mean, pairedDifference, sd } from './paired-stats.mjs';
 import { finalCheckpoint } from './transfer-ratio.mjs';
 
@@ -44,19 +45,11 @@ for (const s of settings) {
     process.exit(2);
   }
 }
-const prefix = `skillc-${args.budget}-`;
 const wantedRows = args.rows ? new Set(args.rows.split(',')) : undefined;
-const runs = readdirSync(out)
-  .filter((name) => name.startsWith(prefix) && existsSync(join(out, name, 'summary.json')))
-  .map((name) => {
-    const m = /^(.*)-seed(\d+)$/.exec(name.slice(prefix.length));
-    return m ? { name, row: m[1], seed: Number(m[2]) } : undefined;
-  })
-  .filter((r) => r && (!wantedRows || wantedRows.has(r.row)))
-  .sort((a, b) => (a.row === b.row ? a.seed - b.seed : a.row < b.row ? -1 : 1));
+const runs = finishedRuns(out, args.budget, wantedRows);
 if (runs.length === 0) {
   process.stderr.write(
-    `no finished ${args.budget} internalize runs under ${out} (names ${prefix}<row>-seed<n>)\n`,
+    `no finished ${args.budget} internalize runs under ${out} (names skillc-${args.budget}-<row>-seed<n>)\n`,
   );
   process.exit(1);
 }

@@ -12,11 +12,12 @@
 // "Fell" means: the validation's success without skills dropped 10 points or more below the best it had
 // reached so far, and the run ended below that best by as much (a fall it never climbed back from). The test
 // score is the held-out test's, as in the tables.
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { readRunStream, readRunStreamLines } from '@skillrl/core';
 import { loadSkillReadingAgent } from '@skillrl/policy-tfjs';
+import { finishedRuns } from './finished-runs.mjs';
 import { binomialSe, hierarchicalBootstrap, mean, pairedDifference, sd, sdRatio } from './paired-stats.mjs';
 import { finalCheckpoint } from './transfer-ratio.mjs';
 
@@ -47,7 +48,6 @@ const FEATURES = [
   'goal words left',
   'in earlier actions',
 ];
-const prefix = `skillc-${args.budget}-`;
 const wantedRows = args.rows ? new Set(args.rows.split(',')) : undefined;
 
 /** Success without skills at a validation (pooled over its types, weighted by their episodes). */
@@ -185,20 +185,10 @@ function diagnose(dir) {
   };
 }
 
-/** The finished internalize runs of this budget under `dir`, by row and seed. */
-const finishedRuns = (dir) =>
-  readdirSync(dir)
-    .filter((name) => name.startsWith(prefix) && existsSync(join(dir, name, 'summary.json')))
-    .map((name) => {
-      const m = /^(.*)-seed(\d+)$/.exec(name.slice(prefix.length));
-      return m ? { name, row: m[1], seed: Number(m[2]) } : undefined;
-    })
-    .filter((r) => r && (!wantedRows || wantedRows.has(r.row)))
-    .sort((a, b) => (a.row === b.row ? a.seed - b.seed : a.row < b.row ? -1 : 1));
-const runs = finishedRuns(out);
+const runs = finishedRuns(out, args.budget, wantedRows);
 if (runs.length === 0) {
   process.stderr.write(
-    `no finished ${args.budget} internalize runs under ${out} (names ${prefix}<row>-seed<n>)\n`,
+    `no finished ${args.budget} internalize runs under ${out} (names skillc-${args.budget}-<row>-seed<n>)\n`,
   );
   process.exit(1);
 }
@@ -210,6 +200,12 @@ const pts = (x) => (Number.isFinite(x) ? `${x >= 0 ? '+' : ''}${(100 * x).toFixe
 const spread = (tests) =>
   `${pct(mean(tests))} ± ${pct(sd(tests))} (${pct(Math.min(...tests))}–${pct(Math.max(...tests))})`;
 const num = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+/** A row's seeds split by test score: the mean of `value` over the low-test half and over the high-test half. */
+const byTestHalf = (list, value) => {
+  const sorted = [...list].sort((a, b) => a.test - b.test);
+  const half = Math.floor(sorted.length / 2);
+  return [mean(sorted.slice(0, half).map(value)), mean(sorted.slice(sorted.length - half).map(value))];
+};
 const lines = [
   `## Training noise: ${runs.length} ${args.budget}-budget runs under ${out}`,
   '',
@@ -246,10 +242,7 @@ tableHead('### Per row', [
 ]);
 for (const [row, list] of byRow) {
   const tests = list.map((r) => r.test).filter(Number.isFinite);
-  const sorted = [...list].sort((a, b) => a.test - b.test);
-  const half = Math.floor(sorted.length / 2);
-  const low = mean(sorted.slice(0, half).map((r) => r.entropyEnd));
-  const high = mean(sorted.slice(sorted.length - half).map((r) => r.entropyEnd));
+  const [low, high] = byTestHalf(list, (r) => r.entropyEnd);
   lines.push(
     `| ${row} | ${list.length} | ${spread(tests)} | ${list.filter((r) => r.fell !== undefined).length} | ${num(low)} vs ${num(high)} |`,
   );
@@ -264,10 +257,10 @@ tableHead('### How the failed test episodes end (without skills)', [
   'correlation over seeds, repeated actions vs test %',
 ]);
 for (const [row, list] of byRow) {
-  const sorted = [...list].sort((a, b) => a.test - b.test);
-  const half = Math.floor(sorted.length / 2);
   const halves = (key) =>
-    `${num(mean(sorted.slice(0, half).map((r) => r[key])), key === 'wonLength' ? 1 : 2)} vs ${num(mean(sorted.slice(sorted.length - half).map((r) => r[key])), key === 'wonLength' ? 1 : 2)}`;
+    byTestHalf(list, (r) => r[key])
+      .map((x) => num(x, key === 'wonLength' ? 1 : 2))
+      .join(' vs ');
   lines.push(
     `| ${row} | ${pct(mean(list.map((r) => r.failedAtCap)))} % | ${halves('failedRepeats')} | ${halves('wonLength')} | ${num(
       correlation(
@@ -285,15 +278,13 @@ tableHead(
   ['row', ...FEATURES],
 );
 for (const [row, list] of byRow) {
-  const sorted = [...list].sort((a, b) => a.test - b.test);
-  const half = Math.floor(sorted.length / 2);
   const cells = FEATURES.map((_, i) => {
-    const w = (runs) => mean(runs.map((r) => r.featureWeights[i]));
+    const [low, high] = byTestHalf(list, (r) => r.featureWeights[i]);
     const r = correlation(
       list.map((x) => x.featureWeights[i]),
       list.map((x) => x.test),
     );
-    return `${num(w(sorted.slice(0, half)))} vs ${num(w(sorted.slice(sorted.length - half)))}; r ${num(r)}`;
+    return `${num(low)} vs ${num(high)}; r ${num(r)}`;
   });
   lines.push(`| ${row} | ${cells.join(' | ')} |`);
 }
@@ -350,7 +341,7 @@ if (args.before) {
     process.exit(2);
   }
   const earlier = new Map();
-  for (const run of finishedRuns(before)) {
+  for (const run of finishedRuns(before, args.budget, wantedRows)) {
     const summary = JSON.parse(readFileSync(join(before, run.name, 'summary.json'), 'utf8'));
     const list = earlier.get(run.row) ?? [];
     list.push({ seed: run.seed, test: summary.metrics?.test_success_without ?? Number.NaN });

@@ -30,6 +30,9 @@ const BACKENDS = Object.keys({
   cpu: true,
 } satisfies Record<BackendChoice, true>);
 
+// A weight decay, whole or per weight.
+const NON_NEGATIVE = numberOption('a number >= 0', (n) => n >= 0);
+
 const RULES: OptionRules<TfjsTrainerOptions> = {
   // A name in tensor-ops' loss registry, which a package may extend: resolved when the trainer updates.
   loss: stringOption(),
@@ -58,16 +61,16 @@ const RULES: OptionRules<TfjsTrainerOptions> = {
   maxGradNorm: numberOption('a number > 0', (n) => n > 0),
   weightDecay: eitherOption(
     'a number >= 0, or per weight { embedding, hiddenWeights, hiddenBias, query, actionBias, featureWeights, featureGate: number >= 0 }',
-    numberOption('a number >= 0', (n) => n >= 0),
+    NON_NEGATIVE,
     nestedOptions(
       {
-        embedding: numberOption('a number >= 0', (n) => n >= 0),
-        hiddenWeights: numberOption('a number >= 0', (n) => n >= 0),
-        hiddenBias: numberOption('a number >= 0', (n) => n >= 0),
-        query: numberOption('a number >= 0', (n) => n >= 0),
-        actionBias: numberOption('a number >= 0', (n) => n >= 0),
-        featureWeights: numberOption('a number >= 0', (n) => n >= 0),
-        featureGate: numberOption('a number >= 0', (n) => n >= 0),
+        embedding: NON_NEGATIVE,
+        hiddenWeights: NON_NEGATIVE,
+        hiddenBias: NON_NEGATIVE,
+        query: NON_NEGATIVE,
+        actionBias: NON_NEGATIVE,
+        featureWeights: NON_NEGATIVE,
+        featureGate: NON_NEGATIVE,
       },
       'weight decay',
     ),
