@@ -26,6 +26,7 @@ const CONFIG: OptionRules<AgentConfig> = {
   priorDone: numberOption(),
   priorRank: numberOption(),
   repeatBias: numberOption(),
+  earlierActionsFeature: booleanOption,
   synonyms: recordOption(stringOption(), 'a map of verb → verb'),
   inverses: recordOption(stringOption(), 'a map of verb → verb'),
 };

@@ -101,7 +101,9 @@ export async function loadSkillReadingAgent(
   }
   const bytes = await readFile(join(dir, 'weights.bin'));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const config = resolveAgentConfig(manifest.config);
+  // Checkpoints from before `earlierActionsFeature` existed lack it, and were trained with the feature on.
+  const saved: Partial<AgentConfig> = manifest.config;
+  const config = resolveAgentConfig({ earlierActionsFeature: true, ...saved });
   const vocabulary = vocabularyFromJson(manifest.vocabulary);
   const parameters = {} as AgentParameters;
   for (const w of manifest.weights) {

@@ -1,6 +1,11 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AgentContext, Task } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
+import { FEATURE_SCALE } from '../model/decision-record.js';
 import { createVocabulary } from '../text/vocabulary.js';
+import { loadSkillReadingAgent } from './checkpoint.js';
 import { createSkillReadingAgent } from './create-skill-reading-agent.js';
 import { expandTemplates } from './expand-templates.js';
 
@@ -79,6 +84,55 @@ describe('createSkillReadingAgent', () => {
     for (let s = 0; s < 40; s++) actions.add((await agent.act(context({ seed: s }))).action);
     // At temperature 3 the skill's favourite no longer takes every draw.
     expect(actions.size).toBeGreaterThan(1);
+  });
+
+  it('weighs "share of its words in earlier actions" only with earlierActionsFeature on', () => {
+    const after = context({
+      condition: 0,
+      skill: undefined,
+      history: [
+        {
+          index: 0,
+          observation: 'You are in the middle of a room.',
+          action: 'go to countertop 1',
+          reward: 0,
+          done: false,
+        },
+      ],
+    });
+    const IN_EARLIER = 5;
+    // "take egg 1 from countertop 1": content words take, egg, countertop; countertop was in an earlier action.
+    const on = createSkillReadingAgent({ vocabulary, seed: 1, config: { earlierActionsFeature: true } });
+    expect(on.distribution(after).record.feats[1]?.[IN_EARLIER]).toBeCloseTo(FEATURE_SCALE / 3, 12);
+    const off = createSkillReadingAgent({ vocabulary, seed: 1 });
+    expect(off.config.earlierActionsFeature).toBe(false);
+    for (const row of off.distribution(after).record.feats) expect(row[IN_EARLIER]).toBe(0);
+    // So its weight moves no logit: a large one leaves the off agent's distribution where it was.
+    const weighted = { ...off.parameters, featureWeights: off.parameters.featureWeights.slice() };
+    weighted.featureWeights[IN_EARLIER] = -3;
+    const before = off.distribution(after).logProbs;
+    off.setParameters(weighted);
+    expect([...off.distribution(after).logProbs]).toEqual([...before]);
+    on.setParameters(weighted);
+    expect(Math.exp(on.distribution(after).logProbs[1] as number)).toBeLessThan(0.1);
+    expect(() =>
+      createSkillReadingAgent({ vocabulary, config: { earlierActionsFeature: 1 as never } }),
+    ).toThrow(/options\.config\.earlierActionsFeature/);
+  });
+
+  it('loads a checkpoint saved before earlierActionsFeature existed with the feature on, as it was trained', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'skillrl-earlier-actions-'));
+    try {
+      await createSkillReadingAgent({ vocabulary, seed: 1 }).save(dir);
+      const manifest = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8'));
+      expect(manifest.config.earlierActionsFeature).toBe(false);
+      expect((await loadSkillReadingAgent(dir)).config.earlierActionsFeature).toBe(false);
+      delete manifest.config.earlierActionsFeature;
+      await writeFile(join(dir, 'config.json'), JSON.stringify(manifest));
+      expect((await loadSkillReadingAgent(dir)).config.earlierActionsFeature).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('names the missing admissible list', async () => {

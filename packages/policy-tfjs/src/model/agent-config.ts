@@ -35,6 +35,15 @@ export interface AgentConfig {
    * bias that applies with and without a skill (default 0: the untrained scorer is uniform).
    */
   repeatBias: number;
+  /**
+   * Whether a candidate carries the feature "share of its words in earlier actions", with one context-free
+   * weight (default false: the feature is 0). Off by default since 0.2.0 (issue 38): under a sparse start a few
+   * lucky episodes set that weight's sign, and a run that learns it negative avoids every action that builds
+   * on what it already did (taking what it went to, putting what it took) and wanders until the step limit;
+   * more training does not undo it. The memory block still reads the earlier actions, through the hidden
+   * layer. Checkpoints written before the option existed load with it on, as they were trained.
+   */
+  earlierActionsFeature: boolean;
   /** Verbs folded together before matching actions to skill text (default move/place → put, find/search → take). */
   synonyms: Record<string, string>;
   /**
@@ -56,6 +65,7 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
   priorDone: 6,
   priorRank: 3,
   repeatBias: 0,
+  earlierActionsFeature: false,
   synonyms: { move: 'put', place: 'put', find: 'take', search: 'take' },
   inverses: { take: 'put', put: 'take', open: 'close', close: 'open' },
 };
@@ -64,7 +74,7 @@ export const DEFAULT_AGENT_CONFIG: AgentConfig = {
  * Features of a candidate the scorer weighs beside its embedding (see `encodeDecision`): the share of its
  * words in the goal, in the observation, how often it was taken, whether it was the last action, the share
  * of its words the goal names and no earlier action touched yet ("what is left to do": an LLM reads that
- * off its history), and the share in earlier actions.
+ * off its history), and the share in earlier actions (0 unless `earlierActionsFeature` is on).
  */
 export const FEATURE_COUNT = 6;
 /** Context blocks the hidden layer reads: goal, observation, recent actions, memory. */
@@ -90,6 +100,12 @@ export function resolveAgentConfig(partial: Partial<AgentConfig> = {}): AgentCon
     if (!Number.isFinite(config[key])) {
       throw new InvalidArgumentError(`options.config.${key}`, `expected a finite number, got ${config[key]}`);
     }
+  }
+  if (typeof config.earlierActionsFeature !== 'boolean') {
+    throw new InvalidArgumentError(
+      'options.config.earlierActionsFeature',
+      `expected true or false, got ${String(config.earlierActionsFeature)}`,
+    );
   }
   return config;
 }

@@ -503,6 +503,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
     // The last action, by number (same text, same number).
     const last = st.infos.at(-1)?.number;
     const { taken, touchedList } = st;
+    const earlierActionsFeature = config.earlierActionsFeature;
 
     // Sized up front: growing them by push reallocates each several times a decision.
     const C = candidates.length;
@@ -532,7 +533,7 @@ export function createDecisionEncoder(options: EncoderOptions): DecisionEncoder 
           if (!(f & TOUCHED)) pending += 1;
         }
         if (f & IN_OBSERVATION) inObs += 1;
-        if (f & TOUCHED) inMemory += 1;
+        if (earlierActionsFeature && f & TOUCHED) inMemory += 1;
       }
       const times = Math.min(3, taken.get(a.number) ?? 0);
       const isLast = a.number === last ? 1 : 0;

@@ -1,5 +1,6 @@
 import household from '@skillrl/task-household';
 import { createSkillReadingAgent, type SkillReadingAgent } from '../agent/create-skill-reading-agent.js';
+import type { AgentConfig } from '../model/agent-config.js';
 import type { Vocabulary } from '../text/vocabulary.js';
 import { vocabularyFromAdapter } from '../text/vocabulary-from-adapter.js';
 
@@ -11,8 +12,12 @@ export function householdVocabulary(): Promise<Vocabulary> {
   return vocabulary;
 }
 
-export async function householdAgent(seed = 1): Promise<SkillReadingAgent> {
-  return createSkillReadingAgent({ vocabulary: await householdVocabulary(), seed });
+export async function householdAgent(seed = 1, config?: Partial<AgentConfig>): Promise<SkillReadingAgent> {
+  return createSkillReadingAgent({
+    vocabulary: await householdVocabulary(),
+    seed,
+    ...(config && { config }),
+  });
 }
 
 export { household };
