@@ -99,7 +99,7 @@ function failureModes(dir) {
   };
 }
 
-/** Pearson's correlation of two equal-length lists. */
+/** Pearson's correlation of two equal-length lists; NaN (printed —) when one is constant, e.g. the weight of a feature that is off. */
 function correlation(xs, ys) {
   const [mx, my] = [mean(xs), mean(ys)];
   let [sxy, sxx, syy] = [0, 0, 0];
