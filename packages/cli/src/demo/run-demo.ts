@@ -299,7 +299,7 @@ export function comparisonLines(c: PairedDifference): string[] {
         : 'SKILLC behind: the whole interval is below 0';
   return [
     `SKILLC − GRPO without skills on the same ${c.tasks} held-out tasks: ${points(c.difference)} points (95 % interval ${points(c.lower)} to ${points(c.upper)}, paired by task; ${c.onlyA} tasks only SKILLC solved, ${c.onlyB} only GRPO) — ${said}`,
-    'one seed: the spread over seeds is larger; `pnpm bench:paper` pairs five seeds',
+    'one seed: the spread over seeds is larger; `pnpm bench:paper` pairs ten seeds by default, up to 20 with --until-decided',
   ];
 }
 
