@@ -1,8 +1,8 @@
-import { type AgentContext, createRng, type Skill, type Task, type TrajectoryStep } from '@skillrl/core';
+import type { AgentContext, Skill, Task, TrajectoryStep } from '@skillrl/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type DecisionRecord, decodeDecisionRecord } from '../model/decision-record.js';
-import type { AgentParameters } from '../model/parameters.js';
 import { scoreDecision } from '../model/score-decision.js';
+import { busyParameters } from '../testing/busy-parameters.js';
 import { household, householdAgent } from '../testing/household-fixture.js';
 import {
   type PlayEpisodeOptions,
@@ -11,21 +11,6 @@ import {
   skillFor,
 } from '../testing/play-episode.js';
 import type { SkillReadingAgent } from './create-skill-reading-agent.js';
-
-/** Weights with every read-out non-zero (the fresh scorer outputs exactly zero, which would hide errors). */
-function busy(p: AgentParameters, seed: string): AgentParameters {
-  const rng = createRng(seed);
-  const noise = (a: Float32Array, s: number) => a.map((x) => x + rng.normal(0, s));
-  return {
-    ...p,
-    embedding: noise(p.embedding, 0.1),
-    query: noise(p.query, 0.5),
-    featureGate: noise(p.featureGate, 0.5),
-    featureWeights: noise(p.featureWeights, 0.3),
-    actionBias: noise(p.actionBias, 0.2),
-    hiddenBias: noise(p.hiddenBias, 0.3),
-  };
-}
 
 let skills: Skill[];
 let tasks: Task[];
@@ -68,7 +53,7 @@ beforeAll(async () => {
 describe('a round of decisions (distributions, actMany)', () => {
   it("gives every context exactly its own distribution, the unbatched scorer's", async () => {
     const agent = await householdAgent(3);
-    agent.setParameters(busy(agent.parameters, 'act-many-weights'));
+    agent.setParameters(busyParameters(agent.parameters, 'act-many-weights'));
     const contexts = await contextsOf(agent, 'dist');
     expect(contexts.some((c) => c.skill) && contexts.some((c) => !c.skill)).toBe(true);
     // Rounds of 8 decisions from different episodes and steps, as a collector forms them.
@@ -99,7 +84,7 @@ describe('a round of decisions (distributions, actMany)', () => {
   });
 
   it('plays lockstep episodes into the trajectories one-by-one play gives, across two runs', async () => {
-    const weights = busy((await householdAgent(5)).parameters, 'lockstep-weights');
+    const weights = busyParameters((await householdAgent(5)).parameters, 'lockstep-weights');
     const fresh = async () => {
       const agent = await householdAgent(5);
       agent.setParameters(weights);
@@ -138,7 +123,7 @@ describe('a round of decisions (distributions, actMany)', () => {
     expect(Array.from(rewritten.logProbs)).toEqual(Array.from(copied.logProbs));
     // New weights: the cached embedding means are dropped with the old ones.
     const before = agent.distribution(b);
-    agent.setParameters(busy(agent.parameters, 'rewrite-weights'));
+    agent.setParameters(busyParameters(agent.parameters, 'rewrite-weights'));
     const after = agent.distribution(b);
     const plain = scoreDecision(agent.parameters, after.record, agent.config.dim, after.memory);
     expect(Array.from(after.logProbs)).toEqual(Array.from(plain));

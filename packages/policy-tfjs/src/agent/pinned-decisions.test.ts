@@ -3,6 +3,7 @@ import { createRng, type TrajectoryStep } from '@skillrl/core';
 import { describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../model/agent-config.js';
 import type { DecisionRecord } from '../model/decision-record.js';
+import { busyParameters } from '../testing/busy-parameters.js';
 import { household, householdAgent } from '../testing/household-fixture.js';
 import { skillFor } from '../testing/play-episode.js';
 
@@ -32,18 +33,7 @@ const SKILL_KEYS = ['done', 'rank', 'sign', 'sims'] as const;
 
 async function decisionsHash(config: Partial<AgentConfig>): Promise<{ decisions: number; hash: string }> {
   const agent = await householdAgent(1, config);
-  const rng = createRng('golden-weights');
-  const p = agent.parameters;
-  const noise = (a: Float32Array, s: number) => a.map((x) => x + rng.normal(0, s));
-  agent.setParameters({
-    ...p,
-    embedding: noise(p.embedding, 0.1),
-    query: noise(p.query, 0.5),
-    featureGate: noise(p.featureGate, 0.5),
-    featureWeights: noise(p.featureWeights, 0.3),
-    actionBias: noise(p.actionBias, 0.2),
-    hiddenBias: noise(p.hiddenBias, 0.3),
-  });
+  agent.setParameters(busyParameters(agent.parameters, 'golden-weights'));
   const skills = await household.skills();
   const tasks = await household.load({ split: 'valid_seen', limit: 24, seed: 7 });
   const hash = createHash('sha256');
